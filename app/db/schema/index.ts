@@ -1,0 +1,6 @@
+export * from './auth'
+export * from './profiles'
+export * from './mail'
+export * from './audit'
+export * from './billing'
+export * from './community'

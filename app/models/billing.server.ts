@@ -1,0 +1,122 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import { getDb } from '~/db/client.server'
+import { auditLog, profiles, stripeEvents, testCheckoutSessions, user } from '~/db/schema'
+import { getEnv } from '~/utils/env.server'
+import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState } from '~/utils/payments.server'
+
+/** The member's Stripe customer, created on first checkout and kept on the profile. */
+async function ensureStripeCustomer(userId: string) {
+  const db = getDb()
+  const [row] = await db
+    .select({ customerId: profiles.stripeCustomerId, email: user.email })
+    .from(user)
+    .leftJoin(profiles, eq(profiles.userId, user.id))
+    .where(eq(user.id, userId))
+  if (!row) throw new Error('Unknown user')
+  if (row.customerId) return row.customerId
+  const customer = await getStripe().customers.create(
+    { email: row.email, metadata: { userId } },
+    { idempotencyKey: `customer-${userId}` },
+  )
+  // Only the first writer wins; a parallel checkout reuses what was stored.
+  await db
+    .update(profiles)
+    .set({ stripeCustomerId: customer.id })
+    .where(and(eq(profiles.userId, userId), isNull(profiles.stripeCustomerId)))
+  const [stored] = await db.select({ customerId: profiles.stripeCustomerId }).from(profiles).where(eq(profiles.userId, userId))
+  return stored?.customerId ?? customer.id
+}
+
+/** Where the pricing button sends the member: Stripe Checkout, or the local test checkout. */
+export async function startCheckout(userId: string, plan: Plan) {
+  const env = getEnv()
+  if (env.PAYMENTS_PROVIDER === 'test') {
+    const id = `test_cs_${crypto.randomUUID()}`
+    await getDb().insert(testCheckoutSessions).values({ id, userId, plan })
+    return `/billing/test-checkout?session=${id}`
+  }
+  if (env.PAYMENTS_PROVIDER !== 'stripe') return null
+  const customer = await ensureStripeCustomer(userId)
+  const session = await getStripe().checkout.sessions.create({
+    mode: 'subscription',
+    customer,
+    client_reference_id: userId,
+    line_items: [{ price: priceIdFor(plan), quantity: 1 }],
+    locale: 'es',
+    allow_promotion_codes: true,
+    metadata: { userId, plan },
+    subscription_data: { metadata: { userId } },
+    success_url: `${env.APP_URL}/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${env.APP_URL}/canceled`,
+  })
+  if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
+  return session.url
+}
+
+export async function startBillingPortal(customerId: string) {
+  const env = getEnv()
+  if (env.PAYMENTS_PROVIDER === 'test') return '/billing/test-portal'
+  if (env.PAYMENTS_PROVIDER !== 'stripe') return null
+  const portal = await getStripe().billingPortal.sessions.create({ customer: customerId, return_url: `${env.APP_URL}/perfil` })
+  return portal.url
+}
+
+/**
+ * Sets premium from the subscriptions' current state, for the profile that owns the
+ * customer (linking it first when the checkout names the user). Used by the Stripe
+ * webhook and by the test checkout alike, so both run the same activation code.
+ * Returns the premium value it wrote, or null when no profile matches.
+ */
+export async function applySubscriptionState({
+  customerId,
+  userId,
+  subscriptions,
+  eventId,
+  eventType,
+}: {
+  customerId: string
+  userId?: string | null
+  subscriptions: SubscriptionState[]
+  eventId?: string
+  eventType?: string
+}) {
+  const premium = grantsPremium(subscriptions)
+  return getDb().transaction(async (tx) => {
+    if (eventId) {
+      const fresh = await tx.insert(stripeEvents).values({ id: eventId, type: eventType ?? 'unknown' }).onConflictDoNothing().returning()
+      if (fresh.length === 0) return 'duplicate' as const
+    }
+    const ownerOf = () =>
+      tx
+        .select({ userId: profiles.userId, isPremium: profiles.isPremium })
+        .from(profiles)
+        .where(eq(profiles.stripeCustomerId, customerId))
+        .for('update')
+    let [profile] = await ownerOf()
+    // A customer already linked stays with its member: a checkout naming someone else cannot move it.
+    if (!profile && userId) {
+      await tx
+        .update(profiles)
+        .set({ stripeCustomerId: customerId })
+        .where(and(eq(profiles.userId, userId), isNull(profiles.stripeCustomerId)))
+      ;[profile] = await ownerOf()
+    }
+    if (!profile) return null
+    if (profile.isPremium !== premium) {
+      await tx.update(profiles).set({ isPremium: premium }).where(eq(profiles.userId, profile.userId))
+      await tx.insert(auditLog).values({
+        action: premium ? 'premium_granted' : 'premium_removed',
+        targetUserId: profile.userId,
+        details: { source: eventId ? 'stripe' : 'test-checkout', customerId, eventId, statuses: subscriptions.map((s) => s.status) },
+      })
+    }
+    return premium
+  })
+}
+
+export async function isEventProcessed(eventId: string) {
+  const [row] = await getDb().select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, eventId))
+  return Boolean(row)
+}
+
+export { readSubscriptions }

@@ -1,0 +1,82 @@
+import { useEffect } from 'react'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from 'react-router'
+import { toast as showToast, Toaster } from 'sonner'
+import type { Route } from './+types/root'
+import { GeneralErrorBoundary } from './components/error-boundary'
+import { Footer } from './components/layout/footer'
+import { TopBar, type TopBarUser } from './components/layout/top-bar'
+import { NotificationBell } from './components/notifications/notification-bell'
+import { countUnread } from './models/notification.server'
+import { displayName } from './utils/display-name'
+import { useNonce } from './utils/nonce'
+import { getCurrentUser } from './utils/permissions.server'
+import { getToast } from './utils/toast.server'
+import stylesheet from './app.css?url'
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const [user, { toast, headers }] = await Promise.all([getCurrentUser(request), getToast(request)])
+  const topBarUser: TopBarUser | null = user
+    ? {
+        email: user.email,
+        name: user.profile ? displayName(user.profile, '') || null : user.name || null,
+        avatarUrl: user.profile?.avatarUrl ?? null,
+        isPremium: Boolean(user.profile?.isPremium),
+      }
+    : null
+  const unreadNotifications = user ? await countUnread(user.id) : 0
+  return data({ user: topBarUser, unreadNotifications, toast }, { headers: headers ?? undefined })
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce()
+  const rootData = useRouteLoaderData<typeof loader>('root')
+  return (
+    <html lang="es">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0b4f4a" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <a
+          href="#contenido"
+          className="sr-only z-50 rounded-md bg-background px-4 py-2 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        >
+          Saltar al contenido
+        </a>
+        <TopBar
+          user={rootData?.user ?? null}
+          bell={rootData?.user ? <NotificationBell initialUnread={rootData.unreadNotifications} /> : null}
+        />
+        <main id="contenido" className="flex-1 pt-16">
+          {children}
+        </main>
+        <Footer />
+        <Toaster position="top-center" richColors closeButton />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>()
+  useEffect(() => {
+    if (!toast) return
+    const show = toast.type === 'error' ? showToast.error : toast.type === 'info' ? showToast.info : showToast.success
+    show(toast.title, { description: toast.description })
+  }, [toast])
+  return <Outlet />
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />
+}

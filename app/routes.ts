@@ -1,0 +1,32 @@
+import { type RouteConfig, index, route } from '@react-router/dev/routes'
+
+// The spec's URL map (spec 000 §2, 001 §2), plus the server endpoints.
+export default [
+  index('routes/home.tsx'),
+  route('auth', 'routes/auth.tsx'),
+  route('pricing', 'routes/pricing.tsx'),
+  route('sitemap.xml', 'routes/sitemap.ts'),
+  route('forgot-password', 'routes/forgot-password.tsx'),
+  route('reset-password', 'routes/reset-password.tsx'),
+  route('perfil', 'routes/perfil.tsx'),
+  route('perfil/avatar', 'routes/perfil.avatar.ts'),
+  route('usuario/:userId', 'routes/usuario.tsx'),
+  route('uploads/*', 'routes/uploads.ts'),
+  route('comunidad', 'routes/comunidad.tsx'),
+  route('comunidad/posts/:postId/comentarios', 'routes/comunidad.comments.ts'),
+  route('notificaciones', 'routes/notificaciones.ts'),
+  route('notificaciones/stream', 'routes/notificaciones.stream.ts'),
+  route('legal', 'routes/legal.tsx'),
+  route('privacidad', 'routes/privacidad.tsx'),
+  route('success', 'routes/success.tsx'),
+  route('canceled', 'routes/canceled.tsx'),
+  route('logout', 'routes/logout.ts'),
+  route('billing/checkout', 'routes/billing.checkout.ts'),
+  route('billing/portal', 'routes/billing.portal.ts'),
+  route('billing/test-checkout', 'routes/billing.test-checkout.tsx'),
+  route('billing/test-portal', 'routes/billing.test-portal.tsx'),
+  route('api/webhooks/stripe', 'routes/api.webhooks.stripe.ts'),
+  route('api/auth/*', 'routes/api.auth.ts'),
+  route('healthz', 'routes/healthz.ts'),
+  route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig

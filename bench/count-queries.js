@@ -1,0 +1,105 @@
+// Preloaded into the benchmark's server (`node --import ./bench/count-queries.js scripts/start.js`)
+// to count the SQL statements each HTTP request sends to the database, without changing the app.
+//
+// - Every HTTP request that carries an `x-bench-id` header runs inside an AsyncLocalStorage
+//   context holding a counter; other requests (the load test) are left alone.
+// - The database drivers are wrapped where the app's Drizzle sessions call them:
+//     pg:     Pool.prototype.query (one statement; the pool's inner Client.query is not counted
+//             twice) and Client.prototype.query (statements on a checked-out client: transactions,
+//             whose BEGIN/COMMIT Drizzle sends as statements too);
+//     PGlite: PGlite.prototype.query / exec, the query / exec of a transaction's handle, and the
+//             BEGIN and COMMIT that PGlite's transaction() sends itself (counted as 2, as on pg).
+//   A statement is counted for the request whose async context issued it, so background work
+//   (the mail worker's polling, LISTEN) is never counted.
+// - A loopback HTTP server on BENCH_COUNTER_PORT answers GET /?id=<x-bench-id> with
+//   { count, statements: [first 160 characters of each statement] }.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import http from 'node:http'
+import { createRequire } from 'node:module'
+import { PGlite } from '@electric-sql/pglite'
+
+const require = createRequire(import.meta.url)
+const pg = require('pg')
+
+const storage = new AsyncLocalStorage()
+const records = new Map()
+const MAX_RECORDS = 1000
+
+function record(text) {
+  const current = storage.getStore()
+  if (!current || current.paused) return
+  current.count += 1
+  current.statements.push(String(text ?? '').replace(/\s+/g, ' ').trim().slice(0, 160))
+}
+
+function textOf(query) {
+  return typeof query === 'string' ? query : query?.text
+}
+
+// --- HTTP: one counter per tagged request -------------------------------------------------
+const emit = http.Server.prototype.emit
+http.Server.prototype.emit = function (event, request, ...rest) {
+  const id = event === 'request' ? request?.headers?.['x-bench-id'] : undefined
+  if (!id) return emit.call(this, event, request, ...rest)
+  const current = { count: 0, statements: [] }
+  records.set(String(id), current)
+  if (records.size > MAX_RECORDS) records.delete(records.keys().next().value)
+  return storage.run(current, () => emit.call(this, event, request, ...rest))
+}
+
+// --- pg ---------------------------------------------------------------------------------------
+const poolQuery = pg.Pool.prototype.query
+pg.Pool.prototype.query = function (query, ...rest) {
+  record(textOf(query))
+  const current = storage.getStore()
+  if (!current) return poolQuery.call(this, query, ...rest)
+  // The pool runs the statement on one of its clients: count it once, here.
+  return storage.run({ ...current, paused: true }, () => poolQuery.call(this, query, ...rest))
+}
+const clientQuery = pg.Client.prototype.query
+pg.Client.prototype.query = function (query, ...rest) {
+  record(textOf(query))
+  return clientQuery.call(this, query, ...rest)
+}
+
+// --- PGlite -----------------------------------------------------------------------------------
+function wrapHandle(handle) {
+  const { query, exec } = handle
+  handle.query = (text, ...rest) => (record(text), query(text, ...rest))
+  handle.exec = (text, ...rest) => (record(text), exec(text, ...rest))
+  return handle
+}
+const pgliteQuery = PGlite.prototype.query
+PGlite.prototype.query = function (text, ...rest) {
+  record(text)
+  const current = storage.getStore()
+  // `sql` and internal helpers call query(): count the outer call only.
+  return current ? storage.run({ ...current, paused: true }, () => pgliteQuery.call(this, text, ...rest)) : pgliteQuery.call(this, text, ...rest)
+}
+const pgliteExec = PGlite.prototype.exec
+PGlite.prototype.exec = function (text, ...rest) {
+  record(text)
+  return pgliteExec.call(this, text, ...rest)
+}
+const pgliteTransaction = PGlite.prototype.transaction
+PGlite.prototype.transaction = function (callback, ...rest) {
+  record('BEGIN')
+  return pgliteTransaction.call(this, async (tx) => {
+    const result = await callback(wrapHandle(tx))
+    record('COMMIT')
+    return result
+  }, ...rest)
+}
+
+// --- Where the benchmark reads the counters -----------------------------------------------------
+const port = Number(process.env.BENCH_COUNTER_PORT)
+if (port) {
+  const server = http.createServer((request, response) => {
+    const id = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('id') ?? ''
+    const found = records.get(id)
+    response.writeHead(found ? 200 : 404, { 'Content-Type': 'application/json' })
+    response.end(JSON.stringify(found ? { count: found.count, statements: found.statements } : { error: 'unknown id' }))
+  })
+  server.listen(port, '127.0.0.1')
+  server.unref()
+}

@@ -1,0 +1,461 @@
+// `npm run bench`: load test of the community feed on loopback, with a large seeded community.
+//
+// For each database engine (the embedded PGlite, then PostgreSQL when one answers on
+// 127.0.0.1:5432 — see BENCH_POSTGRES_URL / --no-postgres / --postgres-only):
+//   1. builds the site if needed, makes a fresh data folder (and, on PostgreSQL, a fresh
+//      database bench_<time>, dropped at the end);
+//   2. seeds it (bench/seed.js, a child process): 1,000 members, 10,000 posts, ~30,000
+//      comments, ~55,000 post likes, ~45,000 comment likes, attachments, notifications;
+//   3. starts the production server (scripts/start.js) on 127.0.0.1:3410 with the query
+//      counter preloaded (bench/count-queries.js), signs in once over HTTP as a complete,
+//      premium member (POST /auth) and reuses that session cookie for every request;
+//   4. checks each page answers 200 with the expected content, warms up, then runs each
+//      scenario — a closed loop of keep-alive connections (bench/load.js) at 10 and 50
+//      concurrent connections for BENCH_SECONDS (default 10) seconds, capped at 100,000
+//      requests — against:
+//        /healthz                                    baseline: no page, `select 1`
+//        /legal                                      baseline: a static page with the same layout
+//                                                    (root loader: session, profile, roles, unread)
+//        /comunidad                                  the feed page (document, server-rendered)
+//        /comunidad.data?_routes=routes%2Fcomunidad  the feed's data endpoint: what the browser
+//                                                    fetches for a client navigation or “Cargar más”
+//      All requests send the member's cookie and `Accept-Encoding: gzip`, as a browser does.
+//   5. counts the SQL statements of one request per page (after the load, so the counter's
+//      AsyncLocalStorage is not active during it): the preloaded module wraps the pg and PGlite
+//      drivers and attributes each statement to the HTTP request whose async context sent it
+//      (tagged with an x-bench-id header), so background work is not counted. It is done for
+//      feeds showing 0, 1, 5, 8 and 20 posts (category filters and cursors into the seeded data)
+//      to show that the count does not grow with the number of posts shown;
+//   6. stops the server (SIGTERM, then SIGKILL), drops the database, removes the data folder.
+// Prints one table per engine and writes everything to test-results/bench/latest.json.
+// The load generator runs on the same (2-core) machine as the server: figures are for
+// comparing pages and versions on this machine, not a capacity estimate for production.
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import pg from 'pg'
+import { get, runLoad } from '../bench/load.js'
+import { ensureBuild, root } from './ensure-build.js'
+
+const args = new Set(process.argv.slice(2))
+const argValue = (name) => process.argv.slice(2).find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1]
+const SECONDS = Math.min(60, Math.max(1, Number(argValue('seconds') ?? process.env.BENCH_SECONDS ?? 10) || 10))
+const CONCURRENCY = (argValue('concurrency') ?? '10,50').split(',').map(Number).filter((n) => n > 0 && n <= 200)
+const WARMUP_SECONDS = 2
+const MAX_REQUESTS = 100_000
+const PORT = 3410
+const COUNTER_PORT = 3411
+const HOST = '127.0.0.1'
+const BASE_URL = `http://${HOST}:${PORT}`
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const START_TIMEOUT_MS = 180_000
+const RESULTS_FILE = path.join(root, 'test-results/bench/latest.json')
+const VERBOSE = args.has('--verbose')
+
+const FEED_DATA = '/comunidad.data?_routes=routes%2Fcomunidad'
+const TARGETS = [
+  { name: 'baseline /healthz', path: '/healthz', expect: (body) => body.includes('"ok"') },
+  { name: 'baseline /legal', path: '/legal', expect: (body) => body.includes('Aviso Legal') },
+  { name: '/comunidad', path: '/comunidad', expect: (body) => postsShown(body) === 20 },
+  { name: '/comunidad.data', path: FEED_DATA, expect: (body) => body.includes('nextCursor') && body.includes('Reflexiones sobre') },
+]
+
+process.chdir(root)
+
+/** Server-rendered posts in a /comunidad document. */
+function postsShown(html) {
+  return (html.match(/<article id="post-/g) ?? []).length
+}
+
+// --- cleanup, also on errors and Ctrl-C -----------------------------------------------------------
+const cleanups = []
+async function runCleanups() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()()
+    } catch (error) {
+      console.error(`cleanup: ${error instanceof Error ? error.message : error}`)
+    }
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping`)
+    void runCleanups().finally(() => process.exit(130))
+  })
+}
+
+// --- helpers ----------------------------------------------------------------------------------
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: HOST, port })
+    socket.once('connect', () => (socket.destroy(), resolve(false)))
+    socket.once('error', () => resolve(true))
+  })
+}
+
+async function postgresAnswers() {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    await client.end()
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function onPostgres(statement) {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 })
+  await client.connect()
+  try {
+    return await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+function serverEnv(dataDir, databaseUrl) {
+  const env = { ...process.env, PORT: String(PORT), APP_URL: BASE_URL, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' }
+  // Nothing of the caller's configuration may send mail, payments or data elsewhere.
+  for (const key of ['DATABASE_URL', 'SMTP_URL', 'S3_BUCKET', 'STRIPE_SECRET_KEY', 'ADMIN_EMAILS', 'TRUST_PROXY', 'AUTH_SECRET', 'NODE_OPTIONS']) delete env[key]
+  if (databaseUrl) env.DATABASE_URL = databaseUrl
+  return env
+}
+
+function runSeed(env, logFile) {
+  return new Promise((resolve, reject) => {
+    const log = openSync(logFile, 'a')
+    const child = spawn(process.execPath, ['bench/seed.js'], { cwd: root, env, stdio: ['ignore', 'pipe', log] })
+    cleanups.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    })
+    let out = ''
+    child.stdout.on('data', (chunk) => (out += chunk))
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`seeding failed (exit ${code}); see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`))
+      try {
+        resolve(JSON.parse(out.trim().split('\n').at(-1)))
+      } catch {
+        reject(new Error(`seeding printed no result:\n${out.slice(-2000)}`))
+      }
+    })
+  })
+}
+
+async function startServer(env, logFile) {
+  const log = openSync(logFile, 'a')
+  const child = spawn(process.execPath, ['--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'scripts/start.js'], {
+    cwd: root,
+    env: { ...env, BENCH_COUNTER_PORT: String(COUNTER_PORT) },
+    stdio: ['ignore', log, log],
+  })
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 12_000)
+    await exited
+    clearTimeout(timer)
+  }
+  cleanups.push(stop)
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`)
+    try {
+      const response = await get(`${BASE_URL}/healthz`, { timeoutMs: 2000 })
+      if (response.status === 200) return { child, stop }
+    } catch {
+      // not listening yet
+    }
+    await sleep(300)
+  }
+  throw new Error(`the server did not answer ${BASE_URL}/healthz within ${START_TIMEOUT_MS / 1000} s`)
+}
+
+/** Signs in once through the sign-in form, as a browser without JavaScript does. */
+async function signIn(email, password) {
+  const response = await fetch(`${BASE_URL}/auth`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Origin: BASE_URL, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ intent: 'signin', email, password, redirectTo: '/comunidad' }),
+  })
+  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0])
+  // The session only: the toast is a one-time flash cookie a browser would drop after one page.
+  const session = cookies.filter((cookie) => cookie.startsWith('better-auth.'))
+  if (response.status !== 302 || !session.length) {
+    throw new Error(`sign-in failed: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`)
+  }
+  return session.join('; ')
+}
+
+/** CPU time (user + system, seconds) and resident memory (MiB) of a process, from /proc. */
+function processUsage(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ticks = Number(fields[11]) + Number(fields[12])
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+    return { cpuSeconds: ticks / 100, rssMiB: Math.round(rss) }
+  } catch {
+    return null
+  }
+}
+
+let requestSerial = 0
+/** Sends one tagged request and reads how many SQL statements the server sent for it. */
+async function countStatements(pagePath, cookie) {
+  const id = `bench-${process.pid}-${++requestSerial}`
+  const response = await get(`${BASE_URL}${pagePath}`, { headers: { Cookie: cookie, 'x-bench-id': id } })
+  await sleep(50)
+  const counter = await get(`http://${HOST}:${COUNTER_PORT}/?id=${id}`)
+  if (counter.status !== 200) throw new Error(`no query count for ${pagePath}`)
+  const { count, statements } = JSON.parse(counter.body.toString('utf8'))
+  return { status: response.status, count, statements, body: response.body.toString('utf8') }
+}
+
+// --- one engine ---------------------------------------------------------------------------------
+async function benchEngine(engine) {
+  const label = engine === 'postgres' ? 'PostgreSQL (127.0.0.1:5432)' : 'PGlite (embedded, single process)'
+  console.log(`\n=== ${label} ===`)
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-data-'))
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+  const logFile = path.join(dataDir, 'server.log')
+  let databaseUrl
+  if (engine === 'postgres') {
+    const name = `bench_${Date.now()}`
+    await onPostgres(`create database ${name}`)
+    cleanups.push(async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await onPostgres(`drop database if exists ${name}`)
+          return
+        } catch (error) {
+          if (attempt >= 30) throw error
+          await sleep(200)
+        }
+      }
+    })
+    const url = new URL(POSTGRES_URL)
+    url.pathname = `/${name}`
+    databaseUrl = url.toString()
+  }
+  const env = serverEnv(dataDir, databaseUrl)
+  const phases = {}
+  let phaseStart = performance.now()
+  const endPhase = (name) => {
+    phases[name] = Math.round((performance.now() - phaseStart) / 100) / 10
+    phaseStart = performance.now()
+  }
+  const [load1] = os.loadavg()
+  if (load1 > os.cpus().length / 2) {
+    console.log(
+      `Note: the machine is busy (load average ${load1.toFixed(1)} on ${os.cpus().length} cores) with other processes: ` +
+        'the figures below are lower and noisier than on an idle machine.',
+    )
+  }
+
+  process.stdout.write('Seeding… ')
+  const seeded = await runSeed(env, logFile)
+  const c = seeded.counts
+  console.log(
+    `${c.user} members, ${c.community_posts} posts, ${c.community_comments} comments, ${c.post_likes} post likes, ` +
+      `${c.comment_likes} comment likes, ${c.post_attachments} attachments (migrations ${seeded.migrateSeconds} s, data ${seeded.seedSeconds} s)`,
+  )
+
+  endPhase('seed')
+  process.stdout.write('Starting the server… ')
+  const startedAt = performance.now()
+  const server = await startServer(env, logFile)
+  console.log(`ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (pid ${server.child.pid})`)
+  const cookie = await signIn(seeded.viewer.email, seeded.viewer.password)
+  endPhase('start')
+
+  for (const target of TARGETS) {
+    const response = await get(`${BASE_URL}${target.path}`, { headers: { Cookie: cookie } })
+    const body = response.body.toString('utf8')
+    if (response.status !== 200 || !target.expect(body)) {
+      throw new Error(`${target.path} answered ${response.status} without the expected content:\n${body.slice(0, 500)}`)
+    }
+  }
+
+  const headers = { Cookie: cookie, 'Accept-Encoding': 'gzip' }
+  const scenarios = []
+  for (const target of TARGETS) {
+    await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency: 10, durationMs: WARMUP_SECONDS * 1000, maxRequests: 5000 })
+    for (const concurrency of CONCURRENCY) {
+      const before = processUsage(server.child.pid)
+      const clientBefore = process.cpuUsage()
+      const result = await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency, durationMs: SECONDS * 1000, maxRequests: MAX_REQUESTS })
+      const clientCpu = process.cpuUsage(clientBefore)
+      const after = processUsage(server.child.pid)
+      const serverCpuPercent = before && after ? Math.round(((after.cpuSeconds - before.cpuSeconds) / result.seconds) * 100) : null
+      const generatorCpuPercent = Math.round(((clientCpu.user + clientCpu.system) / 1e6 / result.seconds) * 100)
+      const scenario = {
+        name: target.name,
+        path: target.path,
+        ...result,
+        serverCpuPercent,
+        generatorCpuPercent,
+        loadAverage1m: Math.round(os.loadavg()[0] * 10) / 10,
+        serverRssMiB: after?.rssMiB ?? null,
+      }
+      scenarios.push(scenario)
+      printScenario(scenario)
+      await sleep(300)
+    }
+  }
+
+  endPhase('load')
+  // Statements per request, after the load (see the header).
+  const byName = new Map(seeded.categories.map((category) => [category.name, category]))
+  const feedPath = (params) => `/comunidad?${new URLSearchParams(params)}`
+  const checks = [
+    { name: '/healthz', path: '/healthz' },
+    { name: '/legal', path: '/legal' },
+    { name: '/comunidad.data (feed loader only)', path: FEED_DATA, shown: 20 },
+    { name: '/comunidad.data (all loaders)', path: '/comunidad.data', shown: 20 },
+    { name: '/comunidad.data “Cargar más”, page 250', path: `/comunidad.data?${new URLSearchParams({ cursor: seeded.cursors.page250, _routes: 'routes/comunidad' })}`, shown: 20 },
+    { name: '/comunidad, category with no post', path: feedPath({ categoria: byName.get('Oportunidades').id }), document: true },
+    { name: '/comunidad, category with 1 post', path: feedPath({ categoria: byName.get('Médico').id }), document: true },
+    { name: '/comunidad, last page (cursor)', path: feedPath({ cursor: seeded.cursors.last }), document: true },
+    { name: '/comunidad, category with 8 posts', path: feedPath({ categoria: byName.get('Acceso al mercado').id }), document: true },
+    { name: '/comunidad, first page', path: '/comunidad', document: true },
+    { name: '/comunidad, page 2 (cursor)', path: feedPath({ cursor: seeded.cursors.page2 }), document: true },
+    { name: '/comunidad, page 250 (cursor)', path: feedPath({ cursor: seeded.cursors.page250 }), document: true },
+  ]
+  const queries = []
+  for (const check of checks) {
+    const first = await countStatements(check.path, cookie)
+    const second = await countStatements(check.path, cookie)
+    if (first.status !== 200 || second.status !== 200) throw new Error(`${check.path} answered ${second.status} while counting queries`)
+    queries.push({
+      name: check.name,
+      path: check.path,
+      postsShown: check.document ? postsShown(second.body) : (check.shown ?? null),
+      statements: second.count,
+      firstRequestStatements: first.count,
+      statementTexts: second.statements,
+    })
+  }
+  printQueries(queries)
+  endPhase('queryCount')
+
+  const usage = processUsage(server.child.pid)
+  await server.stop()
+  const serverLog = readFileSync(logFile, 'utf8')
+  endPhase('stop')
+  console.log(`Phases (s): ${Object.entries(phases).map(([name, seconds]) => `${name} ${seconds}`).join(', ')}`)
+  const logProblems = serverLog.split('\n').filter((line) => /"level":(40|50|60)|error/i.test(line)).slice(0, 20)
+  if (logProblems.length) {
+    console.log(`\nServer log warnings/errors (${logProblems.length} shown):`)
+    for (const line of logProblems) console.log(`  ${line.slice(0, 300)}`)
+  }
+  return { engine, label, seeded: { counts: c, categories: seeded.categories, migrateSeconds: seeded.migrateSeconds, seedSeconds: seeded.seedSeconds }, phases, scenarios, queries, serverRssMiBAtEnd: usage?.rssMiB ?? null, serverLogProblems: logProblems }
+}
+
+// --- printing ---------------------------------------------------------------------------------------
+const COLUMNS = [
+  ['scenario', 22, 'name'],
+  ['conc', 5, 'concurrency'],
+  ['requests', 9, 'requests'],
+  ['req/s', 8, 'requestsPerSecond'],
+  ['p50 ms', 8, 'p50Ms'],
+  ['p99 ms', 8, 'p99Ms'],
+  ['errors', 7, 'errors'],
+  ['avg KB', 7, 'avgBytes'],
+  ['srv CPU', 8, 'serverCpuPercent'],
+  ['gen CPU', 8, 'generatorCpuPercent'],
+  ['load', 5, 'loadAverage1m'],
+]
+let headerPrinted = false
+function printScenario(scenario) {
+  if (!headerPrinted) {
+    console.log(COLUMNS.map(([title, width], index) => (index === 0 ? title.padEnd(width) : title.padStart(width))).join(' '))
+    headerPrinted = true
+  }
+  const cell = (key) => {
+    const value = scenario[key]
+    if (key === 'avgBytes') return (value / 1024).toFixed(1)
+    if (key === 'serverCpuPercent' || key === 'generatorCpuPercent') return value === null ? '-' : `${value}%`
+    return String(value ?? '-')
+  }
+  console.log(COLUMNS.map(([, width, key], index) => (index === 0 ? cell(key).padEnd(width) : cell(key).padStart(width))).join(' '))
+  if (scenario.errors) console.log(`  first error: ${scenario.firstError} (statuses ${JSON.stringify(scenario.statuses)})`)
+}
+
+function printQueries(queries) {
+  console.log('\nSQL statements per request (counted in the server for one request; see bench/count-queries.js):')
+  console.log(`${'page'.padEnd(44)} ${'posts shown'.padStart(11)} ${'statements'.padStart(10)}`)
+  for (const query of queries) {
+    const unstable = query.firstRequestStatements !== query.statements ? `  (first request: ${query.firstRequestStatements})` : ''
+    console.log(`${query.name.padEnd(44)} ${String(query.postsShown ?? '-').padStart(11)} ${String(query.statements).padStart(10)}${unstable}`)
+    if (VERBOSE) for (const text of query.statementTexts) console.log(`      ${text}`)
+  }
+  const feed = queries.filter((query) => query.name.startsWith('/comunidad,') && query.postsShown > 0)
+  const counts = feed.map((query) => query.statements)
+  const shown = feed.map((query) => query.postsShown)
+  const flat = Math.max(...counts) === Math.min(...counts)
+  console.log(
+    `Feed pages showing ${Math.min(...shown)} to ${Math.max(...shown)} posts: ${[...new Set(counts)].join('/')} statements → ` +
+      (flat ? 'constant, it does not grow with the posts shown.' : 'NOT constant: it changes with the posts shown.'),
+  )
+  const empty = queries.find((query) => query.postsShown === 0)
+  if (empty) console.log(`(A feed with no post skips the attachments query: ${empty.statements} statements.)`)
+}
+
+// --- main -----------------------------------------------------------------------------------------
+const began = performance.now()
+let exitCode = 0
+try {
+  for (const port of [PORT, COUNTER_PORT]) {
+    if (!(await portIsFree(port))) throw new Error(`port ${port} is in use on ${HOST}: stop what listens there first`)
+  }
+  ensureBuild()
+  const engines = []
+  if (!args.has('--postgres-only')) engines.push('pglite')
+  if (!args.has('--no-postgres')) {
+    if (await postgresAnswers()) engines.push('postgres')
+    else console.log(`No PostgreSQL answers at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}: PGlite only.`)
+  }
+  console.log(
+    `Benchmark on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ` +
+      `${SECONDS} s per scenario at ${CONCURRENCY.join(' and ')} connections (after ${WARMUP_SECONDS} s of warm-up per page), ` +
+      'load generator on the same machine.',
+  )
+  const results = []
+  for (const engine of engines) {
+    headerPrinted = false
+    results.push(await benchEngine(engine))
+    await runCleanups()
+  }
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
+  writeFileSync(
+    RESULTS_FILE,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+        settings: { secondsPerScenario: SECONDS, warmUpSeconds: WARMUP_SECONDS, concurrency: CONCURRENCY, maxRequestsPerScenario: MAX_REQUESTS, acceptEncoding: 'gzip' },
+        results,
+        totalSeconds: Math.round((performance.now() - began) / 1000),
+      },
+      null,
+      2,
+    ),
+  )
+  console.log(`\nDone in ${Math.round((performance.now() - began) / 1000)} s. Results: ${path.relative(root, RESULTS_FILE)}`)
+} catch (error) {
+  exitCode = 1
+  console.error(`\nBenchmark failed: ${error instanceof Error ? error.stack : error}`)
+} finally {
+  await runCleanups()
+}
+process.exit(exitCode)

@@ -1,0 +1,69 @@
+// The process entry: static files, compression, the app, graceful shutdown.
+// The app itself (server/app.ts) is compiled with the rest by `react-router build`.
+import compression from 'compression'
+import express from 'express'
+
+const DEVELOPMENT = process.env.NODE_ENV === 'development'
+const PORT = Number.parseInt(process.env.PORT || '3000', 10)
+
+const server = express()
+server.disable('x-powered-by')
+if (process.env.TRUST_PROXY) server.set('trust proxy', process.env.TRUST_PROXY)
+server.use(
+  compression({
+    // Server-sent events must reach the browser as they are written.
+    filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+  }),
+)
+
+let appModule
+if (DEVELOPMENT) {
+  const vite = await import('vite').then(({ createServer }) => createServer({ server: { middlewareMode: true } }))
+  server.use(vite.middlewares)
+  appModule = await vite.ssrLoadModule('./server/app.ts')
+  let devApp = appModule.createApp({ development: true })
+  server.use(async (req, res, next) => {
+    try {
+      const fresh = await vite.ssrLoadModule('./server/app.ts')
+      if (fresh !== appModule) {
+        appModule = fresh
+        devApp = fresh.createApp({ development: true })
+      }
+      devApp(req, res, next)
+    } catch (error) {
+      if (error instanceof Error) vite.ssrFixStacktrace(error)
+      next(error)
+    }
+  })
+} else {
+  appModule = await import('./build/server/index.js')
+  server.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false }))
+  server.use(express.static('build/client', { maxAge: '1h', index: false }))
+  server.use(appModule.createApp({ development: false }))
+}
+
+try {
+  await appModule.startUp()
+} catch (error) {
+  console.error(`\nThe server could not start: ${error instanceof Error ? error.message : error}\n`)
+  process.exit(1)
+}
+
+const httpServer = server.listen(PORT, () => {
+  console.log(`Círculo CEO listening on http://localhost:${PORT}`)
+})
+
+let closing = false
+async function shutDown(signal) {
+  if (closing) return
+  closing = true
+  console.log(`${signal} received: closing`)
+  const force = setTimeout(() => process.exit(1), 10_000)
+  force.unref()
+  httpServer.close()
+  httpServer.closeIdleConnections?.()
+  await appModule.shutDown()
+  process.exit(0)
+}
+process.on('SIGINT', () => shutDown('SIGINT'))
+process.on('SIGTERM', () => shutDown('SIGTERM'))

@@ -1,0 +1,136 @@
+import { type Browser, type BrowserContext, type Page } from '@playwright/test'
+import sharp from 'sharp'
+import { expect, test } from './support/fixtures'
+import { createConfirmedAccount } from './support/accounts'
+import { expectToast } from './support/ui'
+
+// One story, in order: two members complete their profiles, the admin makes them premium,
+// one finds the other in the directory, and a like and a comment ring the author's bell live.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
+
+let portrait: Buffer
+const contexts: BrowserContext[] = []
+const pages: { admin?: Page; ana?: Page; bruno?: Page } = {}
+
+async function newPage(browser: Browser) {
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, locale: 'es-ES', timezoneId: 'Europe/Madrid' })
+  contexts.push(context)
+  return context.newPage()
+}
+
+async function completeProfile(page: Page, company: string, position: string) {
+  await page.goto('/perfil')
+  await expect(page.getByText('2/5 completado')).toBeVisible()
+  await page.getByRole('link', { name: 'Editar' }).click()
+  await page.getByLabel('Empresa actual').fill(company)
+  await page.getByLabel('Cargo').fill(position)
+  await page.getByRole('button', { name: 'Guardar' }).click()
+  await expectToast(page, 'Perfil actualizado correctamente')
+  await expect(page.getByText('4/5 completado')).toBeVisible()
+
+  await page.getByLabel('Foto profesional').setInputFiles({ name: 'retrato.png', mimeType: 'image/png', buffer: portrait })
+  const cropper = page.getByRole('dialog', { name: 'Ajusta tu foto' })
+  await expect(cropper).toBeVisible()
+  await cropper.getByRole('slider').fill('1.5')
+  await expect(cropper.getByText('Zoom: 150%')).toBeVisible()
+  await cropper.getByRole('button', { name: 'Resetear' }).click()
+  await expect(cropper.getByText('Zoom: 100%')).toBeVisible()
+  await cropper.getByRole('button', { name: 'Usar imagen' }).click()
+  await expectToast(page, 'Foto de perfil actualizada')
+  await expect(page.getByText('Perfil Incompleto')).toHaveCount(0)
+  const avatar = page.locator('img[src^="/uploads/avatars/"]').first()
+  await expect(avatar).toBeVisible()
+  expect(await avatar.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(400)
+}
+
+test.beforeAll(async () => {
+  portrait = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2d6a8a' } }).png().toBuffer()
+})
+test.afterAll(async () => {
+  await Promise.all(contexts.map((context) => context.close()))
+})
+
+test('members complete their profiles, with a cropped photo, and pass the profile gate', async ({ browser }) => {
+  pages.ana = await newPage(browser)
+  await createConfirmedAccount(pages.ana, { firstName: 'Ana', lastName: 'Núñez' })
+  await pages.ana.goto('/comunidad')
+  await expect(pages.ana).toHaveURL(/\/perfil\?incompleto=1$/)
+  await completeProfile(pages.ana, 'Laboratorios Ibéricos', 'Directora Médica')
+  await pages.ana.goto('/comunidad')
+  await expect(pages.ana).toHaveURL(/\/comunidad$/)
+  await expect(pages.ana.getByText('Acceso Premium Requerido').first()).toBeVisible()
+
+  pages.bruno = await newPage(browser)
+  await createConfirmedAccount(pages.bruno, { firstName: 'Bruno', lastName: 'Sáez' })
+  await completeProfile(pages.bruno, 'MedTech Levante', 'VP Comercial')
+})
+
+test('the admin grants premium and a role from the member profile', async ({ browser }) => {
+  pages.admin = await newPage(browser)
+  await createConfirmedAccount(pages.admin, { firstName: 'Admin', lastName: 'Círculo', email: 'e2e-admin@example.com' })
+  for (const [page, name] of [
+    [pages.ana!, 'Ana Núñez'],
+    [pages.bruno!, 'Bruno Sáez'],
+  ] as const) {
+    await page.goto('/perfil')
+    // The member's own id is in the avatar key: /uploads/avatars/<userId>/…
+    const src = await page.locator('img[src^="/uploads/avatars/"]').first().getAttribute('src')
+    const memberId = src!.split('/')[3]!
+    await pages.admin.goto(`/usuario/${memberId}`)
+    await expect(pages.admin.getByRole('heading', { name })).toBeVisible()
+    await pages.admin.getByRole('button', { name: 'Activar Premium' }).click()
+    await expectToast(pages.admin, 'Usuario activado como Premium')
+    await expect(pages.admin.getByRole('heading', { name }).getByText('Premium')).toBeVisible()
+  }
+  await pages.admin.getByRole('button', { name: 'Asignar rol moderator' }).click()
+  await expectToast(pages.admin, 'Rol moderator asignado correctamente')
+  await expect(pages.admin.getByRole('button', { name: 'Quitar rol moderator' })).toBeVisible()
+})
+
+test('a premium member finds another in the directory (accents and case ignored)', async () => {
+  const ana = pages.ana!
+  await ana.goto('/comunidad?tab=miembros')
+  await ana.getByRole('searchbox', { name: 'Buscar miembros' }).fill('medtech LEVANTE')
+  await ana.getByRole('button', { name: 'Buscar', exact: true }).click()
+  await expect(ana.getByText('1 miembro', { exact: true })).toBeVisible()
+  await expect(ana.getByText('VP Comercial en MedTech Levante')).toBeVisible()
+  await ana.getByRole('searchbox', { name: 'Buscar miembros' }).fill('saez')
+  await ana.getByRole('button', { name: 'Buscar', exact: true }).click()
+  await ana.getByRole('link', { name: 'Ver Perfil de Bruno Sáez' }).click()
+  await expect(ana.getByRole('heading', { level: 1, name: 'Perfil de Usuario' })).toBeVisible()
+  await expect(ana.getByText('VP Comercial en MedTech Levante')).toBeVisible()
+})
+
+test('a like and a comment on Bruno’s post reach his bell live, without reloading', async () => {
+  const bruno = pages.bruno!
+  const ana = pages.ana!
+  await bruno.goto('/comunidad')
+  await bruno.getByRole('button', { name: 'Nuevo Post' }).or(bruno.getByRole('link', { name: 'Nuevo Post' })).first().click()
+  const dialog = bruno.getByRole('dialog', { name: 'Crear post' })
+  await dialog.getByLabel('Título').fill('¿Cómo preparasteis el salto a dirección general?')
+  await dialog.getByLabel('Contenido').fill('Busco experiencias de quienes pasaron de una dirección funcional a country manager.')
+  await dialog.getByRole('button', { name: 'Publicar' }).click()
+  await expectToast(bruno, 'Post creado')
+  await expect(bruno.getByRole('heading', { name: '¿Cómo preparasteis el salto a dirección general?' })).toBeVisible()
+  const bell = bruno.getByRole('button', { name: /^Notificaciones/ })
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+  // Let the event stream connect before the others act.
+  await bruno.waitForTimeout(500)
+
+  await ana.goto('/comunidad')
+  const post = ana.locator('article').filter({ has: ana.getByRole('heading', { name: '¿Cómo preparasteis el salto a dirección general?' }) })
+  await post.getByRole('button', { name: 'Me gusta' }).click()
+  await expect(post.getByRole('button', { name: 'Quitar me gusta' })).toHaveAttribute('aria-pressed', 'true')
+  await post.getByRole('button', { name: /0 comentarios/ }).click()
+  await post.getByLabel('Escribe un comentario').fill('Pedí rotar por acceso al mercado antes del salto.')
+  await post.getByRole('button', { name: 'Comentar', exact: true }).click()
+  await expectToast(ana, 'Comentario añadido')
+
+  // Bruno's page was never reloaded: the badge counts both.
+  await expect(bell).toHaveAccessibleName('Notificaciones: 2 sin leer', { timeout: 15_000 })
+  await bell.click()
+  await expect(bruno.getByRole('menuitem').filter({ hasText: 'Nuevo comentario' })).toBeVisible()
+  await expect(bruno.getByRole('menuitem').filter({ hasText: 'Nuevo like' })).toBeVisible()
+  await bruno.getByRole('button', { name: 'Marcar todas como leídas' }).click()
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+})

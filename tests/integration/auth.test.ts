@@ -1,0 +1,298 @@
+import { count, eq } from 'drizzle-orm'
+import { describe, expect, test } from 'vitest'
+import { getDb } from '~/db/client.server'
+import { auditLog, mailOutbox, profiles, user } from '~/db/schema'
+import * as authRoute from '~/routes/auth'
+import * as forgotRoute from '~/routes/forgot-password'
+import * as logoutRoute from '~/routes/logout'
+import * as perfilRoute from '~/routes/perfil'
+import * as resetRoute from '~/routes/reset-password'
+import { useTestDatabase } from '../setup/database'
+import {
+  cookiesFrom,
+  createConfirmedUser,
+  firstLink,
+  formRequest,
+  getRequest,
+  latestMailTo,
+  run,
+  uniqueEmail,
+} from '../setup/requests'
+import { getAuth } from '~/utils/auth.server'
+
+useTestDatabase()
+
+const context = { cspNonce: 'test' }
+const authAction = (request: Request) => run(() => authRoute.action({ request, params: {}, context } as any))
+const authLoader = (request: Request) => run(() => authRoute.loader({ request, params: {}, context } as any))
+
+function signUpFields(overrides: Record<string, string> = {}) {
+  return {
+    intent: 'signup',
+    firstName: 'Lucía',
+    lastName: 'Fernández',
+    email: uniqueEmail('signup'),
+    password: 'una-clave-larga',
+    confirmPassword: 'una-clave-larga',
+    ...overrides,
+  }
+}
+
+async function userCount() {
+  const [row] = await getDb().select({ n: count() }).from(user)
+  return row!.n
+}
+
+function errorsOf(outcome: { data: any }) {
+  return outcome.data.result.error as Record<string, string[]>
+}
+
+describe('sign-up', () => {
+  test.each([
+    [{ firstName: '' }, 'firstName', 'El nombre es requerido'],
+    [{ firstName: '   ' }, 'firstName', 'El nombre es requerido'],
+    [{ firstName: 'x'.repeat(51) }, 'firstName', 'El nombre es demasiado largo'],
+    [{ lastName: '' }, 'lastName', 'El apellido es requerido'],
+    [{ lastName: 'y'.repeat(51) }, 'lastName', 'El apellido es demasiado largo'],
+    [{ email: 'not-an-email' }, 'email', 'Por favor ingresa un email válido'],
+    [{ email: '' }, 'email', 'Por favor ingresa un email válido'],
+    [{ email: `${'a'.repeat(250)}@example.com` }, 'email', 'El email es demasiado largo'],
+    [{ password: 'corta', confirmPassword: 'corta' }, 'password', 'La contraseña debe tener al menos 8 caracteres'],
+    [{ confirmPassword: 'otra-clave-larga' }, 'confirmPassword', 'Las contraseñas no coinciden'],
+    [{ firstName: 'Ana\u0000<script>' }, 'firstName', 'Contiene caracteres no válidos'],
+  ])('refuses %o on the server with the spec message', async (overrides, field, message) => {
+    const before = await userCount()
+    const outcome = await authAction(formRequest('/auth', signUpFields(overrides)))
+    expect(outcome.status).toBe(400)
+    expect(errorsOf(outcome)[field]).toEqual([message])
+    expect(await userCount()).toBe(before)
+  })
+
+  test('creates the account, queues the confirmation e-mail and opens sign-in with the e-mail', async () => {
+    const fields = signUpFields({ firstName: '  Lucía ', email: '  Mixed.Case@Example.com ' })
+    const outcome = await authAction(formRequest('/auth', fields))
+    expect(outcome.status).toBe(200)
+    expect(outcome.data.signedUpEmail).toBe('mixed.case@example.com')
+    const [created] = await getDb().select().from(user).where(eq(user.email, 'mixed.case@example.com'))
+    expect(created).toMatchObject({ firstName: 'Lucía', lastName: 'Fernández', emailVerified: false })
+    const mail = await latestMailTo('mixed.case@example.com', 'Confirma tu email')
+    expect(firstLink(mail!.text)).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/)
+    // No profile and no welcome before the first confirmed sign-in.
+    expect(await getDb().select().from(profiles).where(eq(profiles.userId, created!.id))).toEqual([])
+  })
+
+  test('an existing e-mail gets the spec message and moves to sign-in, creating nothing', async () => {
+    const { email } = await createConfirmedUser()
+    const before = await userCount()
+    const outcome = await authAction(formRequest('/auth', signUpFields({ email: email.toUpperCase() })))
+    expect(outcome.status).toBe(409)
+    expect(outcome.data.existingEmail).toBe(email)
+    expect(await userCount()).toBe(before)
+  })
+
+  test('a signed-in member cannot post the form again', async () => {
+    const { cookie } = await createConfirmedUser()
+    const outcome = await authAction(formRequest('/auth', signUpFields(), { cookie }))
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/comunidad')
+  })
+})
+
+describe('sign-in', () => {
+  test('refuses an unconfirmed e-mail with the spec message', async () => {
+    const fields = signUpFields()
+    await authAction(formRequest('/auth', fields))
+    const outcome = await authAction(formRequest('/auth', { intent: 'signin', email: fields.email, password: fields.password }))
+    expect(outcome.status).toBe(400)
+    expect(outcome.data.result.error['']).toEqual(['Por favor confirma tu email antes de iniciar sesión'])
+    expect(outcome.headers.getSetCookie()).toEqual([])
+  })
+
+  test('wrong password: spec message, no session, an audit entry', async () => {
+    const { email } = await createConfirmedUser()
+    const outcome = await authAction(formRequest('/auth', { intent: 'signin', email, password: 'no-es-esta' }))
+    expect(outcome.status).toBe(400)
+    expect(outcome.data.result.error['']).toEqual(['Email o contraseña incorrectos'])
+    const entries = await getDb().select().from(auditLog).where(eq(auditLog.action, 'sign_in_failed'))
+    expect(entries.some((entry) => entry.details?.email === email)).toBe(true)
+  })
+
+  test.each([
+    [{ email: 'nope', password: 'x' }, 'email', 'Por favor ingresa un email válido'],
+    [{ email: 'a@b.es', password: '' }, 'password', 'La contraseña es requerida'],
+  ])('validates %o on the server', async (fields, field, message) => {
+    const outcome = await authAction(formRequest('/auth', { intent: 'signin', ...fields }))
+    expect(outcome.status).toBe(400)
+    expect(errorsOf(outcome)[field]).toEqual([message])
+  })
+
+  test('success sets an httpOnly session cookie and goes to the safe redirect target', async () => {
+    const { email, password } = await createConfirmedUser()
+    const outcome = await authAction(
+      formRequest('/auth', { intent: 'signin', email, password, redirectTo: '/perfil' }),
+    )
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/perfil')
+    const sessionCookie = outcome.headers.getSetCookie().find((cookie) => cookie.includes('session_token'))
+    expect(sessionCookie).toMatch(/HttpOnly/i)
+    expect(sessionCookie).toMatch(/SameSite=Lax/i)
+    const cookie = cookiesFrom(outcome.headers)
+    const profile = await run(() => perfilRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context } as any))
+    expect(profile.status).toBe(200)
+    expect(profile.data.email).toBe(email)
+  })
+
+  test.each(['https://evil.example/', '//evil.example/x', '/\\evil.example'])('never redirects off-site (%s)', async (target) => {
+    const { email, password } = await createConfirmedUser()
+    const outcome = await authAction(formRequest('/auth', { intent: 'signin', email, password, redirectTo: target }))
+    expect(outcome.location).toBe('/comunidad')
+  })
+
+  test('is rate limited per e-mail with a Spanish 429 message', async () => {
+    const { email } = await createConfirmedUser()
+    const statuses: number[] = []
+    let last
+    for (let attempt = 0; attempt < 9; attempt++) {
+      last = await authAction(formRequest('/auth', { intent: 'signin', email, password: 'mala-clave' }))
+      statuses.push(last.status)
+    }
+    expect(statuses.slice(0, 8).every((status) => status === 400)).toBe(true)
+    expect(statuses[8]).toBe(429)
+    expect(last!.data.result.error[''][0]).toMatch(/^Demasiados intentos\. Espera \d+ minutos? y vuelve a intentarlo\.$/)
+  })
+
+  test('signed-in visitors are sent from /auth to /comunidad', async () => {
+    const { cookie } = await createConfirmedUser()
+    const outcome = await authLoader(getRequest('/auth', { cookie }))
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/comunidad')
+  })
+})
+
+describe('confirmation and first sign-in', () => {
+  test('ensures the profile from the sign-up names and queues one welcome e-mail', async () => {
+    const fields = signUpFields({ firstName: '  Marta  ', lastName: ' Ruiz ' })
+    await authAction(formRequest('/auth', fields))
+    const email = fields.email
+    const link = firstLink((await latestMailTo(email, 'Confirma tu email'))!.text)
+    const confirmed = await getAuth().handler(new Request(link))
+    expect(confirmed.status).toBe(302)
+    expect(confirmed.headers.get('Location')).toBe('/auth?confirmacion=1')
+
+    const [account] = await getDb().select().from(user).where(eq(user.email, email))
+    expect(account!.emailVerified).toBe(true)
+    const [profile] = await getDb().select().from(profiles).where(eq(profiles.userId, account!.id))
+    expect(profile).toMatchObject({ firstName: 'Marta', lastName: 'Ruiz', isPremium: false })
+
+    // Signing in again later sends no second welcome.
+    await authAction(formRequest('/auth', { intent: 'signin', email, password: fields.password }))
+    const welcomes = await getDb().select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `welcome:${account!.id}`))
+    expect(welcomes).toHaveLength(1)
+    expect(welcomes[0]!.subject).toBe('¡Bienvenido a la comunidad!')
+  })
+
+  test('a forged confirmation token is refused and verifies nothing', async () => {
+    const fields = signUpFields()
+    await authAction(formRequest('/auth', fields))
+    const response = await getAuth().handler(
+      new Request('http://localhost:3000/api/auth/verify-email?token=forged&callbackURL=%2Fauth%3Fconfirmacion%3D1'),
+    )
+    expect(response.headers.getSetCookie().some((cookie) => cookie.includes('session_token='))).toBe(false)
+    const [account] = await getDb().select().from(user).where(eq(user.email, fields.email))
+    expect(account!.emailVerified).toBe(false)
+  })
+})
+
+describe('password recovery', () => {
+  const forgotAction = (request: Request) => run(() => forgotRoute.action({ request, params: {}, context } as any))
+  const resetAction = (request: Request) => run(() => resetRoute.action({ request, params: {}, context } as any))
+  const resetLoader = (path: string) => run(() => resetRoute.loader({ request: getRequest(path), params: {}, context } as any))
+
+  test.each([
+    ['', 'Por favor ingresa tu email'],
+    ['no-es-email', 'Por favor ingresa un email válido'],
+  ])('validates the e-mail %j', async (email, message) => {
+    const outcome = await forgotAction(formRequest('/forgot-password', { intent: 'forgot', email }))
+    expect(outcome.status).toBe(400)
+    expect(errorsOf(outcome).email).toEqual([message])
+  })
+
+  test('answers the same for an unknown e-mail and sends nothing', async () => {
+    const email = uniqueEmail('unknown')
+    const outcome = await forgotAction(formRequest('/forgot-password', { intent: 'forgot', email }))
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/auth')
+    expect(await latestMailTo(email)).toBeUndefined()
+  })
+
+  test('the /auth forgot view uses the same server path', async () => {
+    const { email } = await createConfirmedUser()
+    const outcome = await authAction(formRequest('/auth', { intent: 'forgot', email }))
+    expect(outcome.status).toBe(302)
+    expect(await latestMailTo(email, 'Restablece tu contraseña')).toBeDefined()
+  })
+
+  test.each([
+    ['/reset-password?type=signup&token=abc', 'Enlace de recuperación inválido'],
+    ['/reset-password', 'Enlace de recuperación inválido'],
+    ['/reset-password?error=access_denied&error_description=Enlace%20caducado', 'Enlace caducado'],
+  ])('the page refuses %s and goes to /auth', async (path, message) => {
+    const outcome = await resetLoader(path)
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/auth')
+    const toastCookie = outcome.headers.getSetCookie().find((cookie) => cookie.startsWith('toast='))
+    expect(toastCookie).toBeDefined()
+    // The flash cookie carries the message to the next page.
+    const next = await run(async () => {
+      const { getToast } = await import('~/utils/toast.server')
+      return (await getToast(getRequest('/auth', { cookie: cookiesFrom(outcome.headers) }))).toast
+    })
+    expect(next.data.title).toBe(message)
+  })
+
+  test('reset: rules, then new password works, old one and every old session do not', async () => {
+    const { email, password, cookie: otherDevice } = await createConfirmedUser()
+    await forgotAction(formRequest('/forgot-password', { intent: 'forgot', email }))
+    const link = new URL(firstLink((await latestMailTo(email, 'Restablece tu contraseña'))!.text))
+    expect(link.pathname).toBe('/reset-password')
+    expect(link.searchParams.get('type')).toBe('recovery')
+    const token = link.searchParams.get('token')!
+    expect((await resetLoader(`${link.pathname}${link.search}`)).data).toEqual({ token })
+
+    const attempts: Array<[Record<string, string>, string, string]> = [
+      [{ password: '', confirmPassword: '' }, 'password', 'Por favor completa todos los campos'],
+      [{ password: 'abcdef', confirmPassword: '' }, 'confirmPassword', 'Por favor completa todos los campos'],
+      [{ password: 'abc', confirmPassword: 'abc' }, 'password', 'La contraseña debe tener al menos 6 caracteres'],
+      [{ password: 'abcdef', confirmPassword: 'abcdeg' }, 'confirmPassword', 'Las contraseñas no coinciden'],
+    ]
+    for (const [fields, field, message] of attempts) {
+      const outcome = await resetAction(formRequest('/reset-password', { token, ...fields }))
+      expect(outcome.status).toBe(400)
+      expect(errorsOf(outcome)[field]).toEqual([message])
+    }
+
+    const done = await resetAction(formRequest('/reset-password', { token, password: 'nueva-1', confirmPassword: 'nueva-1' }))
+    expect(done.status).toBe(302)
+    expect(done.location).toBe('/')
+
+    const old = await authAction(formRequest('/auth', { intent: 'signin', email, password }))
+    expect(old.data.result.error['']).toEqual(['Email o contraseña incorrectos'])
+    const fresh = await authAction(formRequest('/auth', { intent: 'signin', email, password: 'nueva-1' }))
+    expect(fresh.status).toBe(302)
+    expect(await getAuth().api.getSession({ headers: new Headers({ Cookie: otherDevice }) })).toBeNull()
+
+    const reused = await resetAction(formRequest('/reset-password', { token, password: 'otra-22', confirmPassword: 'otra-22' }))
+    expect(reused.status).toBe(400)
+    expect(reused.data.result.error[''][0]).toMatch(/^Error al actualizar contraseña: /)
+  })
+})
+
+describe('sign-out', () => {
+  test('ends the session on the server', async () => {
+    const { cookie } = await createConfirmedUser()
+    const outcome = await run(() => logoutRoute.action({ request: formRequest('/logout', {}, { cookie }), params: {}, context } as any))
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/')
+    expect(await getAuth().api.getSession({ headers: new Headers({ Cookie: cookie }) })).toBeNull()
+  })
+})

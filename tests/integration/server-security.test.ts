@@ -1,0 +1,77 @@
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { sameOriginWrites, securityHeaders } from '../../server/security'
+
+let baseUrl: string
+let close: () => void
+
+beforeAll(async () => {
+  const app = express()
+  app.use(securityHeaders({ development: false, https: false }))
+  app.use(sameOriginWrites({ appOrigin: 'https://circulo.example', exemptPrefixes: ['/api/webhooks/'] }))
+  app.all('/{*path}', (_req, res) => res.type('text/plain').send(`ok ${res.locals.cspNonce}`))
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  close = () => server.close()
+})
+afterAll(() => close())
+
+describe('security headers', () => {
+  test('a strict CSP with a fresh nonce per request, and the other headers', async () => {
+    const [first, second] = await Promise.all([fetch(`${baseUrl}/`), fetch(`${baseUrl}/`)])
+    const csp = first.headers.get('content-security-policy')!
+    const nonce = (await first.text()).slice(3)
+    expect(csp).toContain(`script-src 'self' 'nonce-${nonce}'`)
+    expect(csp).not.toContain('unsafe-inline\'; script')
+    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self' https://checkout.stripe.com https://billing.stripe.com"]) {
+      expect(csp).toContain(directive)
+    }
+    expect(second.headers.get('content-security-policy')).not.toContain(nonce)
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(first.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+    expect(first.headers.get('x-frame-options')).toBe('DENY')
+    expect(first.headers.get('strict-transport-security')).toBeNull()
+  })
+
+  test('HSTS only on https deployments', async () => {
+    const app = express()
+    app.use(securityHeaders({ development: false, https: true }))
+    app.get('/', (_req, res) => res.send('ok'))
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+    server.close()
+    expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
+  })
+})
+
+describe('same-origin writes', () => {
+  const post = (path: string, headers: Record<string, string>) => fetch(`${baseUrl}${path}`, { method: 'POST', headers })
+
+  test('refuses a cross-site form post', async () => {
+    const response = await post('/auth', { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' })
+    expect(response.status).toBe(403)
+    expect(await response.text()).toBe('Solicitud rechazada: origen no permitido')
+  })
+
+  test('refuses a foreign Origin even without fetch metadata', async () => {
+    expect((await post('/logout', { Origin: 'https://evil.example' })).status).toBe(403)
+  })
+
+  test('refuses a same-site (other subdomain) request', async () => {
+    expect((await post('/logout', { Origin: 'https://circulo.example', 'Sec-Fetch-Site': 'same-site' })).status).toBe(403)
+  })
+
+  test('accepts our own origin and requests without browser headers (server-to-server)', async () => {
+    expect((await post('/auth', { Origin: 'https://circulo.example', 'Sec-Fetch-Site': 'same-origin' })).status).toBe(200)
+    expect((await post('/auth', {})).status).toBe(200)
+  })
+
+  test('signed webhooks are exempt; reads are never blocked', async () => {
+    expect((await post('/api/webhooks/stripe', { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(200)
+    const read = await fetch(`${baseUrl}/`, { headers: { 'Sec-Fetch-Site': 'cross-site' } })
+    expect(read.status).toBe(200)
+  })
+})

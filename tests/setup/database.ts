@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto'
+import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
+import { closeDatabase, getDatabase, openDatabase } from '~/db/client.server'
+
+/**
+ * Opens a fresh, migrated database for the calling test file: an in-memory PGlite by
+ * default, or, when DATABASE_URL is set, a new database on that PostgreSQL server
+ * (dropped afterwards), so the suite runs against both engines.
+ */
+export function useTestDatabase() {
+  let dropDatabase: (() => Promise<void>) | undefined
+  beforeAll(async () => {
+    const serverUrl = process.env.DATABASE_URL
+    if (!serverUrl) {
+      await openDatabase({ kind: 'pglite', dataDir: undefined })
+      return
+    }
+    const name = `test_${randomUUID().replaceAll('-', '')}`
+    const admin = new pg.Client({ connectionString: serverUrl })
+    await admin.connect()
+    await admin.query(`create database ${name}`)
+    await admin.end()
+    const url = new URL(serverUrl)
+    url.pathname = `/${name}`
+    await openDatabase({ kind: 'postgres', url: url.toString(), maxConnections: 5 })
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: serverUrl })
+      await client.connect()
+      // Without FORCE: our pool has closed; forcing would kill connections still saying goodbye.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.query(`drop database if exists ${name}`)
+          break
+        } catch (error) {
+          if (attempt >= 20) throw error
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      }
+      await client.end()
+    }
+  })
+  afterAll(async () => {
+    await closeDatabase()
+    await dropDatabase?.()
+  })
+  return { get database() { return getDatabase() } }
+}

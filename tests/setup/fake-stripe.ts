@@ -1,0 +1,82 @@
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface FakeSubscription {
+  id: string
+  customer: string
+  status: string
+  current_period_end: number
+}
+
+/**
+ * A local stand-in for the parts of Stripe's HTTP API the app calls (customers,
+ * checkout sessions, billing portal sessions, subscriptions list). The real `stripe`
+ * SDK is pointed at it, so the requests our code builds are the ones Stripe would get.
+ */
+export async function startFakeStripe() {
+  const requests: Array<{ method: string; path: string; form: URLSearchParams; idempotencyKey?: string }> = []
+  const subscriptions: FakeSubscription[] = []
+  let customerCount = 0
+  let failNext: { status: number; times: number } | null = null
+
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let body = ''
+      req.on('data', (chunk) => (body += chunk))
+      req.on('end', () => resolve(body))
+    })
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url!, 'http://stripe.local')
+    const form = new URLSearchParams(await readBody(req))
+    requests.push({ method: req.method!, path: url.pathname, form, idempotencyKey: req.headers['idempotency-key'] as string | undefined })
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': `req_${requests.length}` })
+      res.end(JSON.stringify(body))
+    }
+    if (failNext && failNext.times > 0) {
+      failNext.times--
+      return send(failNext.status, { error: { type: 'api_error', message: 'Fallo simulado' } })
+    }
+    if (req.headers.authorization !== 'Bearer sk_test_fake') {
+      return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } })
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/customers') {
+      customerCount++
+      return send(200, { id: `cus_fake_${customerCount}`, object: 'customer', email: form.get('email') })
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      const id = `cs_test_${requests.length}`
+      return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}`, customer: form.get('customer') })
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+      return send(200, { id: 'bps_1', object: 'billing_portal.session', url: 'https://billing.stripe.com/p/session/test_1' })
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/subscriptions') {
+      const customer = url.searchParams.get('customer')
+      const data = subscriptions
+        .filter((subscription) => subscription.customer === customer)
+        .map((subscription) => ({
+          id: subscription.id,
+          object: 'subscription',
+          customer: subscription.customer,
+          status: subscription.status,
+          items: { object: 'list', data: [{ id: `si_${subscription.id}`, current_period_end: subscription.current_period_end }] },
+        }))
+      return send(200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' })
+    }
+    send(404, { error: { type: 'invalid_request_error', message: `No fake for ${req.method} ${url.pathname}` } })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    subscriptions,
+    /** The next `times` requests fail (the SDK retries up to twice on its own). */
+    failNextWith(status: number, times = 3) {
+      failNext = { status, times }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

@@ -1,0 +1,24 @@
+import { eq } from 'drizzle-orm'
+import { getDb } from '~/db/client.server'
+import { profiles, userRoles } from '~/db/schema'
+import { createConfirmedUser } from './requests'
+
+export async function completeProfile(userId: string, extra: Partial<typeof profiles.$inferInsert> = {}) {
+  await getDb()
+    .update(profiles)
+    .set({ avatarUrl: '/uploads/avatars/x/a.webp', company: 'Laboratorios Uno', position: 'Directora Médica', ...extra })
+    .where(eq(profiles.userId, userId))
+}
+
+export type Persona = 'anonymous' | 'member' | 'premium' | 'moderator' | 'admin'
+
+/** A signed-in user of each kind, with a complete profile (anonymous has no cookie). */
+export async function createPersona(persona: Persona, names: { firstName?: string; lastName?: string } = {}) {
+  if (persona === 'anonymous') return { cookie: undefined, userId: undefined, email: undefined }
+  const account = await createConfirmedUser(names)
+  await completeProfile(account.userId, { isPremium: persona === 'premium' })
+  if (persona === 'moderator' || persona === 'admin') {
+    await getDb().insert(userRoles).values({ userId: account.userId, role: persona })
+  }
+  return account
+}
