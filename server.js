@@ -8,7 +8,6 @@ const PORT = Number.parseInt(process.env.PORT || '3000', 10)
 
 const server = express()
 server.disable('x-powered-by')
-if (process.env.TRUST_PROXY) server.set('trust proxy', process.env.TRUST_PROXY)
 server.use(
   compression({
     // Server-sent events must reach the browser as they are written.
@@ -41,6 +40,8 @@ if (DEVELOPMENT) {
   server.use(express.static('build/client', { maxAge: '1h', index: false }))
   server.use(appModule.createApp({ development: false }))
 }
+
+if (process.env.TRUST_PROXY) server.set('trust proxy', appModule.trustProxySetting(process.env.TRUST_PROXY))
 
 try {
   await appModule.startUp()

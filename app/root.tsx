@@ -70,6 +70,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   const { toast } = useLoaderData<typeof loader>()
   useEffect(() => {
+    // Marks the page as interactive; the end-to-end tests wait for it before typing.
+    document.documentElement.dataset.hydrated = ''
+  }, [])
+  useEffect(() => {
     if (!toast) return
     const show = toast.type === 'error' ? showToast.error : toast.type === 'info' ? showToast.info : showToast.success
     show(toast.title, { description: toast.description })

@@ -8,7 +8,8 @@ import { getEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
 import { startMailWorker, stopMailWorker } from '~/utils/mail.server'
 import { startRealtime, stopRealtime } from '~/utils/realtime.server'
-import { sameOriginWrites, securityHeaders } from './security'
+import { press } from '~/content/landing'
+import { bodySizeLimit, sameOriginWrites, securityHeaders, trustProxySetting } from './security'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -16,7 +17,10 @@ declare module 'react-router' {
   }
 }
 
-export { grantRoleByEmail }
+export { grantRoleByEmail, trustProxySetting }
+
+/** Largest body of a request that is not a file upload (forms, JSON, webhooks). */
+const MAX_FORM_BODY_BYTES = 1024 * 1024
 
 /** Opens the database (taking the embedded lock, applying migrations) and starts workers. */
 export async function startUp() {
@@ -51,13 +55,16 @@ export async function openForCli() {
 export function createApp({ development }: { development: boolean }) {
   const env = getEnv()
   const app = express.Router()
-  app.use(securityHeaders({ development, https: env.APP_URL.startsWith('https://') }))
+  app.use(
+    securityHeaders({ development, https: env.APP_URL.startsWith('https://'), frameSources: [new URL(press.podcast.embedUrl).origin] }),
+  )
   app.use((req, _res, next) => {
     // One trustworthy client address for rate limits and sessions; a client cannot set it.
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
     next()
   })
   app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: ['/api/webhooks/'] }))
+  app.use(bodySizeLimit({ maxBytes: MAX_FORM_BODY_BYTES }))
   app.use(
     createRequestHandler({
       build: () => import('virtual:react-router/server-build'),

@@ -5,7 +5,16 @@ import type { NextFunction, Request, Response } from 'express'
  * Security headers for every response, and a fresh nonce for the page's inline
  * scripts (React Router's hydration data) so the CSP can forbid all others.
  */
-export function securityHeaders({ development, https }: { development: boolean; https: boolean }) {
+export function securityHeaders({
+  development,
+  https,
+  frameSources = [],
+}: {
+  development: boolean
+  https: boolean
+  /** Origins whose players the pages may embed (the podcast, from the landing content). */
+  frameSources?: string[]
+}) {
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString('base64')
     res.locals.cspNonce = nonce
@@ -19,7 +28,7 @@ export function securityHeaders({ development, https }: { development: boolean; 
       `font-src 'self'`,
       `connect-src 'self'${development ? ' ws: wss:' : ''}`,
       `media-src 'self' blob: https:`,
-      `frame-src 'self'`,
+      `frame-src ${["'self'", ...frameSources].join(' ')}`,
       `object-src 'none'`,
       `base-uri 'none'`,
       // A form post may end on Stripe's hosted checkout or billing portal.
@@ -56,4 +65,42 @@ export function sameOriginWrites({ appOrigin, exemptPrefixes }: { appOrigin: str
     if (allowedOrigin && allowedSite) return next()
     res.status(403).type('text/plain; charset=utf-8').send('Solicitud rechazada: origen no permitido')
   }
+}
+
+/** Content types whose bodies are streamed through the upload parser, which limits them itself. */
+const STREAMED_BODY = /^multipart\/form-data/i
+
+/**
+ * Caps every other request body (form posts, JSON, webhooks) before anything reads it, so
+ * one large POST cannot fill the memory of `request.formData()`. Browsers and Stripe send
+ * Content-Length; a body of unknown length that is not an upload is refused.
+ */
+export function bodySizeLimit({ maxBytes }: { maxBytes: number }) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method) || STREAMED_BODY.test(req.get('content-type') ?? '')) return next()
+    const declared = req.get('content-length')
+    if (declared === undefined) {
+      if (req.get('transfer-encoding') === undefined) return next()
+      res.status(411).type('text/plain; charset=utf-8').send('Solicitud rechazada: falta la longitud del contenido')
+      return
+    }
+    if (Number(declared) > maxBytes) {
+      res.status(413).type('text/plain; charset=utf-8').send('Solicitud rechazada: el contenido es demasiado grande')
+      return
+    }
+    next()
+  }
+}
+
+/**
+ * Express's `trust proxy` from the TRUST_PROXY text: a number is a count of hops (as a string,
+ * Express would read '1' as the address 0.0.0.1 and trust nobody), 'true'/'false' are
+ * booleans, anything else (addresses, subnets, 'loopback') passes through.
+ */
+export function trustProxySetting(value: string): number | boolean | string {
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  if (trimmed === 'true') return true
+  if (trimmed === 'false') return false
+  return trimmed
 }

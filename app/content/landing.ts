@@ -224,7 +224,7 @@ export const press = {
     iframeTitle: 'Reproductor del podcast de Círculo CEO',
     /**
      * Loaded only when the visitor asks for it. Placeholder episode: replace with the real embed.
-     * The CSP's frame-src must allow this origin (https://open.spotify.com).
+     * The server's CSP allows this URL's origin in frame-src (server/app.ts reads it from here).
      */
     embedUrl: 'https://open.spotify.com/embed/episode/0000000000000000000000?utm_source=generator&theme=0',
     height: 152,

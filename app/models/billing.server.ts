@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import { getDb } from '~/db/client.server'
 import { auditLog, profiles, stripeEvents, testCheckoutSessions, user } from '~/db/schema'
 import { getEnv } from '~/utils/env.server'
@@ -95,6 +95,12 @@ export async function applySubscriptionState({
     let [profile] = await ownerOf()
     // A customer already linked stays with its member: a checkout naming someone else cannot move it.
     if (!profile && userId) {
+      // The profile is normally made at the first confirmed sign-in; should that have failed,
+      // a paid checkout still finds a row to activate instead of being acknowledged and lost.
+      await tx.execute(sql`
+        insert into profiles (user_id, first_name, last_name)
+        select id, nullif(trim(first_name), ''), nullif(trim(last_name), '') from "user" where id = ${userId}
+        on conflict (user_id) do nothing`)
       await tx
         .update(profiles)
         .set({ stripeCustomerId: customerId })

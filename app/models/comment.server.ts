@@ -178,7 +178,19 @@ export async function toggleCommentLike({ commentId, userId, actorName }: { comm
         .returning({ likeCount: communityComments.likeCount })
       return { liked: false, likeCount: comment?.likeCount ?? 0 }
     }
-    await tx.insert(commentLikes).values({ commentId, userId }).onConflictDoNothing()
+    const added = await tx
+      .insert(commentLikes)
+      .values({ commentId, userId })
+      .onConflictDoNothing()
+      .returning({ commentId: commentLikes.commentId })
+    if (added.length === 0) {
+      // A concurrent request liked first: count and notify once.
+      const [comment] = await tx
+        .select({ likeCount: communityComments.likeCount })
+        .from(communityComments)
+        .where(eq(communityComments.id, commentId))
+      return { liked: true, likeCount: comment?.likeCount ?? 0 }
+    }
     const [comment] = await tx
       .update(communityComments)
       .set({ likeCount: sql`${communityComments.likeCount} + 1` })

@@ -200,7 +200,12 @@ export async function togglePostLike({ postId, userId, actorName }: { postId: st
         .returning({ likeCount: communityPosts.likeCount })
       return { liked: false, likeCount: post?.likeCount ?? 0 }
     }
-    await tx.insert(postLikes).values({ postId, userId }).onConflictDoNothing()
+    const added = await tx.insert(postLikes).values({ postId, userId }).onConflictDoNothing().returning({ postId: postLikes.postId })
+    if (added.length === 0) {
+      // A concurrent request (double click, second tab) liked first: count and notify once.
+      const [post] = await tx.select({ likeCount: communityPosts.likeCount }).from(communityPosts).where(eq(communityPosts.id, postId))
+      return { liked: true, likeCount: post?.likeCount ?? 0 }
+    }
     const [post] = await tx
       .update(communityPosts)
       .set({ likeCount: sql`${communityPosts.likeCount} + 1` })

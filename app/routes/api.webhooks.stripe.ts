@@ -48,11 +48,17 @@ export async function action({ request }: Route.ActionArgs) {
   if (await isEventProcessed(event.id)) return Response.json({ received: true, duplicate: true })
 
   const { customerId, userId } = customerOf(event)
+  // Any other event (invoice.paid, customer.updated, charge.*…) says nothing about access:
+  // acknowledged untouched, so it can never take premium away from a paying member.
+  if (!HANDLED.has(event.type) || !customerId) {
+    logger.info({ eventId: event.id, type: event.type }, 'Stripe event acknowledged without changes')
+    return Response.json({ received: true, ignored: true })
+  }
   try {
-    const subscriptions = HANDLED.has(event.type) && customerId ? await readSubscriptions(customerId) : []
+    const subscriptions = await readSubscriptions(customerId)
     const result = await applySubscriptionState({
-      customerId: customerId ?? '',
-      userId: HANDLED.has(event.type) ? userId : null,
+      customerId,
+      userId,
       subscriptions,
       eventId: event.id,
       eventType: event.type,

@@ -57,12 +57,23 @@ export function smtpTransport(url: string): MailTransport {
   }
 }
 
-const MAX_ATTEMPTS = 12
+/** Tries of a message the SMTP server itself refuses (unknown mailbox…) before it is marked failed. */
+const MAX_ATTEMPTS_WHEN_REJECTED = 3
 const BATCH_SIZE = 20
 // A message claimed by a worker that died is retried after this long.
 const CLAIM_TIMEOUT_SECONDS = 300
 
-/** 30 s, 1 min, 2 min, ... capped at 1 h: an SMTP outage of a day still loses nothing. */
+/**
+ * A 5xx answer to the envelope or the message itself (RCPT TO, MAIL FROM, DATA) will not change
+ * by waiting. Anything else (no connection, a time-out, a 4xx, a refused login) is an outage or
+ * the operator's to fix, and the message waits for it however long it lasts.
+ */
+export function isPermanentRejection(error: unknown) {
+  const { responseCode, command } = (error ?? {}) as { responseCode?: unknown; command?: unknown }
+  return typeof responseCode === 'number' && responseCode >= 500 && typeof command === 'string' && /^(RCPT|MAIL|DATA)/i.test(command)
+}
+
+/** 30 s, 1 min, 2 min, ... capped at 1 h: an SMTP outage of any length loses nothing. */
 export function retryDelaySeconds(attempts: number) {
   return Math.min(30 * 2 ** Math.max(attempts - 1, 0), 3600)
 }
@@ -106,7 +117,7 @@ export async function deliverDueMail(transport: MailTransport, db: AppDb = getDb
       sent++
     } catch (error) {
       const attempts = message.attempts + 1
-      const failed = attempts >= MAX_ATTEMPTS
+      const failed = isPermanentRejection(error) && attempts >= MAX_ATTEMPTS_WHEN_REJECTED
       logger.warn({ err: error, mailId: message.id, attempts }, failed ? 'E-mail given up' : 'E-mail delivery failed; will retry')
       await db
         .update(mailOutbox)

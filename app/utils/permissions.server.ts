@@ -97,8 +97,16 @@ export async function requireAdmin(request: Request) {
 
 /** Where a redirect after sign-in may go: only paths on this site. */
 export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = '/comunidad') {
-  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
+  if (typeof target !== 'string' || !target.startsWith('/')) return fallback
+  // Browsers drop tabs and newlines and read '\' as '/', so '/\t/evil' is '//evil': judge the
+  // path as a URL parser does and keep it only if it stays on this origin.
+  const base = 'http://same.origin'
+  let resolved: URL
+  try {
+    resolved = new URL(target, base)
+  } catch {
     return fallback
   }
-  return target
+  if (resolved.origin !== base || /[\u0000-\u001f\\]/.test(target)) return fallback
+  return resolved.pathname + resolved.search + resolved.hash
 }

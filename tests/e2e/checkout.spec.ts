@@ -9,7 +9,8 @@ test('cancel, then pay, then manage the subscription with the test checkout', as
   await createConfirmedAccount(page, { firstName: 'Carla', lastName: 'Pagos' })
 
   await page.goto('/pricing')
-  await page.getByText('Anual', { exact: true }).click()
+  await page.getByTestId('pricing-form').locator('label').filter({ hasText: 'Anual' }).click()
+  await expect(page.getByRole('radio', { name: /Anual/ })).toBeChecked()
   await expect(page.getByText('Ahorra 180€ al año')).toBeVisible()
   await page.getByRole('button', { name: 'Hazte miembro' }).click()
   await expect(page).toHaveURL(/\/billing\/test-checkout\?session=test_cs_/)

@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { expect, test } from './support/fixtures'
+import { awaitHydrationOnGoto, expect, test } from './support/fixtures'
 import { createConfirmedAccount } from './support/accounts'
 import { expectToast } from './support/ui'
 
@@ -15,7 +15,7 @@ const pages: { admin?: Page; ana?: Page; bruno?: Page } = {}
 async function newPage(browser: Browser) {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, locale: 'es-ES', timezoneId: 'Europe/Madrid' })
   contexts.push(context)
-  return context.newPage()
+  return awaitHydrationOnGoto(await context.newPage())
 }
 
 async function completeProfile(page: Page, company: string, position: string) {

@@ -53,7 +53,13 @@ async function loadLazyImages(page: Page) {
     }
     await Promise.all(
       [...document.images].map((image) =>
-        image.complete ? null : new Promise((resolve) => image.addEventListener('load', resolve, { once: true })),
+        image.complete
+          ? null
+          : new Promise((resolve) => {
+              // A broken picture fires 'error', not 'load': either ends the wait (axe reports it).
+              image.addEventListener('load', resolve, { once: true })
+              image.addEventListener('error', resolve, { once: true })
+            }),
       ),
     )
     window.scrollTo(0, 0)

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { getDb } from '~/db/client.server'
 import { auditLog, mailOutbox, profiles, user } from '~/db/schema'
 import * as authRoute from '~/routes/auth'
+import * as authApiRoute from '~/routes/api.auth'
 import * as forgotRoute from '~/routes/forgot-password'
 import * as logoutRoute from '~/routes/logout'
 import * as perfilRoute from '~/routes/perfil'
@@ -142,7 +143,7 @@ describe('sign-in', () => {
     expect(profile.data.email).toBe(email)
   })
 
-  test.each(['https://evil.example/', '//evil.example/x', '/\\evil.example'])('never redirects off-site (%s)', async (target) => {
+  test.each(['https://evil.example/', '//evil.example/x', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', '/\r\n//evil.example'])('never redirects off-site (%s)', async (target) => {
     const { email, password } = await createConfirmedUser()
     const outcome = await authAction(formRequest('/auth', { intent: 'signin', email, password, redirectTo: target }))
     expect(outcome.location).toBe('/comunidad')
@@ -200,6 +201,32 @@ describe('confirmation and first sign-in', () => {
     expect(response.headers.getSetCookie().some((cookie) => cookie.includes('session_token='))).toBe(false)
     const [account] = await getDb().select().from(user).where(eq(user.email, fields.email))
     expect(account!.emailVerified).toBe(false)
+  })
+})
+
+describe("better-auth's own endpoints", () => {
+  const apiLoader = (request: Request) => run(() => authApiRoute.loader({ request, params: {}, context } as any))
+  const apiAction = (request: Request) => run(() => authApiRoute.action({ request, params: {}, context } as any))
+  const json = (path: string, body: object) =>
+    new Request(`http://localhost:3000${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+
+  test('sign-up, sign-in and user updates cannot bypass our forms and their rules', async () => {
+    const email = uniqueEmail('bypass')
+    for (const request of [
+      json('/api/auth/sign-up/email', { email, password: '123456', name: 'x', firstName: 'x'.repeat(10_000) }),
+      json('/api/auth/sign-in/email', { email, password: '123456' }),
+      json('/api/auth/update-user', { firstName: '<script>' }),
+      json('/api/auth/request-password-reset', { email }),
+    ]) {
+      expect((await apiAction(request)).status).toBe(404)
+    }
+    expect((await apiLoader(new Request('http://localhost:3000/api/auth/get-session'))).status).toBe(404)
+    expect(await getDb().select().from(user).where(eq(user.email, email))).toEqual([])
+  })
+
+  test('the e-mail confirmation link still reaches better-auth', async () => {
+    const outcome = await apiLoader(new Request('http://localhost:3000/api/auth/verify-email?token=forged&callbackURL=%2Fauth'))
+    expect(outcome.status).not.toBe(404)
   })
 })
 

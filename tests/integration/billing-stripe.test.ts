@@ -197,6 +197,40 @@ describe('webhooks', () => {
     expect((await premiumOf(userId)).isPremium).toBe(false)
   })
 
+  test('a late, older "deleted" event cannot take premium from a member whose subscription is active', async () => {
+    const { userId, customerId } = await customerWithCheckout()
+    fake.subscriptions.push({ id: `sub_late_${userId}`, customer: customerId, status: 'active', current_period_end: inAMonth() })
+    const older = event('customer.subscription.deleted', { customer: customerId })
+    await webhook(event('customer.subscription.updated', { customer: customerId }))
+    expect((await premiumOf(userId)).isPremium).toBe(true)
+    expect((await webhook(older)).status).toBe(200)
+    expect((await premiumOf(userId)).isPremium).toBe(true)
+  })
+
+  test('events that say nothing about access are acknowledged and never remove premium', async () => {
+    const { userId, customerId } = await customerWithCheckout()
+    fake.subscriptions.push({ id: `sub_other_${userId}`, customer: customerId, status: 'active', current_period_end: inAMonth() })
+    await webhook(event('customer.subscription.created', { customer: customerId }))
+    expect((await premiumOf(userId)).isPremium).toBe(true)
+    // Even if Stripe were to list nothing for this customer, these events are not about access.
+    fake.subscriptions.splice(fake.subscriptions.findIndex((s) => s.customer === customerId), 1)
+    for (const type of ['invoice.paid', 'customer.updated', 'charge.succeeded', 'payment_intent.succeeded']) {
+      const outcome = await webhook(event(type, { customer: customerId }))
+      expect(outcome.status).toBe(200)
+      expect(outcome.data).toEqual({ received: true, ignored: true })
+    }
+    expect((await premiumOf(userId)).isPremium).toBe(true)
+  })
+
+  test('a paid checkout for a member whose profile is missing still activates premium', async () => {
+    const account = await createConfirmedUser()
+    await getDb().delete(profiles).where(eq(profiles.userId, account.userId))
+    const customerId = `cus_noprofile_${account.userId.slice(0, 8)}`
+    fake.subscriptions.push({ id: 'sub_noprofile', customer: customerId, status: 'active', current_period_end: inAMonth() })
+    expect((await webhook(event('checkout.session.completed', { customer: customerId, client_reference_id: account.userId }))).status).toBe(200)
+    expect(await premiumOf(account.userId)).toEqual({ isPremium: true, customer: customerId })
+  })
+
   test('a subscription event before the checkout link is applied when checkout completes', async () => {
     const account = await createConfirmedUser()
     await completeProfile(account.userId)

@@ -1,12 +1,12 @@
 import { renderToString } from 'react-dom/server'
 import { createElement } from 'react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { and, eq } from 'drizzle-orm'
+import { and, count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { PostCard } from '~/components/feed/post-card'
 import { getDb } from '~/db/client.server'
-import { communityComments, communityPosts, notifications, postCategories } from '~/db/schema'
+import { commentLikes, communityComments, communityPosts, notifications, postCategories, postLikes } from '~/db/schema'
 import * as commentsRoute from '~/routes/comunidad.comments'
 import * as uploadsRoute from '~/routes/uploads'
 import { useTestDatabase } from '../setup/database'
@@ -186,6 +186,23 @@ describe('likes and comments', () => {
     await like()
     await getDb().update(communityPosts).set({ likeCount: 0 }).where(eq(communityPosts.id, postId))
     expect((await like()).data.likeCount).toBe(0)
+  })
+
+  test('simultaneous likes from one member (double click, two tabs) keep each counter equal to its likes', async () => {
+    const postId = await createPost(people.admin.cookie!)
+    const comment = await feedAction({ intent: 'add-comment', postId, content: 'Para likes' }, people.admin.cookie)
+    const commentId = comment.data.commentId as string
+    for (const round of [5, 6]) {
+      await Promise.all([
+        ...Array.from({ length: round }, () => feedAction({ intent: 'like-post', postId }, people.premium.cookie)),
+        ...Array.from({ length: round }, () => feedAction({ intent: 'like-comment', commentId }, people.premium.cookie)),
+      ])
+      const [likes] = await getDb().select({ n: count() }).from(postLikes).where(eq(postLikes.postId, postId))
+      const [commentLikeRows] = await getDb().select({ n: count() }).from(commentLikes).where(eq(commentLikes.commentId, commentId))
+      expect((await postRow(postId))!.likeCount).toBe(likes!.n)
+      const [commentRow] = await getDb().select().from(communityComments).where(eq(communityComments.id, commentId))
+      expect(commentRow!.likeCount).toBe(commentLikeRows!.n)
+    }
   })
 
   test('replies go one level deep; deleting a comment removes its replies and the counter follows', async () => {

@@ -113,17 +113,44 @@ describe('mail outbox', () => {
     expect(smtp.received.filter((mail) => mail.to.includes('outage@example.com'))).toHaveLength(1)
   })
 
-  test('gives up after repeated failures instead of retrying forever', async () => {
-    const failing = { name: 'smtp', send: async () => Promise.reject(new Error('550 mailbox unavailable')) }
-    await queue('bounce@example.com')
-    for (let attempt = 0; attempt < 12; attempt++) {
-      await makeDue('bounce@example.com')
+  test('a long outage (connection refused, 4xx, refused login) never gives the message up', async () => {
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ECONNECTION', command: 'CONN' })
+    const busy = Object.assign(new Error('451 try again later'), { responseCode: 451, command: 'RCPT TO' })
+    const login = Object.assign(new Error('535 authentication failed'), { responseCode: 535, command: 'AUTH PLAIN' })
+    let next = 0
+    const failing = { name: 'smtp', send: async () => Promise.reject([outage, busy, login][next++ % 3]) }
+    await queue('patience@example.com')
+    for (let attempt = 0; attempt < 30; attempt++) {
+      await makeDue('patience@example.com')
       await deliverDueMail(failing)
+    }
+    const stored = await row('patience@example.com')
+    expect(stored).toMatchObject({ status: 'pending', attempts: 30 })
+    expect(stored.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 3500_000)
+  })
+
+  test('a recipient the real SMTP server refuses (550) is marked failed after a few tries', async () => {
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onRcptTo(_address, _session, callback) {
+        callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }))
+      },
+    })
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+    servers.push({ close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) })
+    const transport = smtpTransport(`smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`)
+    await queue('bounce@example.com')
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await makeDue('bounce@example.com')
+      expect((await deliverDueMail(transport)).sent).toBe(0)
     }
     const stored = await row('bounce@example.com')
     expect(stored.status).toBe('failed')
-    expect(stored.attempts).toBe(12)
-    expect(stored.lastError).toBe('550 mailbox unavailable')
+    expect(stored.attempts).toBe(3)
+    expect(stored.lastError).toContain('mailbox unavailable')
+    await makeDue('bounce@example.com')
+    expect((await deliverDueMail(transport)).claimed).toBe(0)
   })
 
   test('a message claimed by a worker that died is delivered after the claim expires', async () => {

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { sameOriginWrites, securityHeaders } from '../../server/security'
+import { request as httpRequest } from 'node:http'
+import { bodySizeLimit, sameOriginWrites, securityHeaders, trustProxySetting } from '../../server/security'
 
 let baseUrl: string
 let close: () => void
@@ -10,6 +11,7 @@ beforeAll(async () => {
   const app = express()
   app.use(securityHeaders({ development: false, https: false }))
   app.use(sameOriginWrites({ appOrigin: 'https://circulo.example', exemptPrefixes: ['/api/webhooks/'] }))
+  app.use(bodySizeLimit({ maxBytes: 1024 }))
   app.all('/{*path}', (_req, res) => res.type('text/plain').send(`ok ${res.locals.cspNonce}`))
   const server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
@@ -33,6 +35,17 @@ describe('security headers', () => {
     expect(first.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
     expect(first.headers.get('x-frame-options')).toBe('DENY')
     expect(first.headers.get('strict-transport-security')).toBeNull()
+  })
+
+  test('the embed origins given (the podcast) and no others may be framed', async () => {
+    const app = express()
+    app.use(securityHeaders({ development: false, https: false, frameSources: ['https://open.spotify.com'] }))
+    app.get('/', (_req, res) => res.send('ok'))
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+    server.close()
+    expect(response.headers.get('content-security-policy')).toContain("frame-src 'self' https://open.spotify.com;")
   })
 
   test('HSTS only on https deployments', async () => {
@@ -73,5 +86,65 @@ describe('same-origin writes', () => {
     expect((await post('/api/webhooks/stripe', { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' })).status).toBe(200)
     const read = await fetch(`${baseUrl}/`, { headers: { 'Sec-Fetch-Site': 'cross-site' } })
     expect(read.status).toBe(200)
+  })
+})
+
+describe('request body size', () => {
+  test('a form post over the limit is refused with 413 before anything reads it', async () => {
+    const response = await fetch(`${baseUrl}/auth`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=${'a'.repeat(2048)}`,
+    })
+    expect(response.status).toBe(413)
+    expect(await response.text()).toBe('Solicitud rechazada: el contenido es demasiado grande')
+  })
+
+  test('a body of unknown length (chunked) that is not an upload is refused with 411', async () => {
+    const url = new URL(`${baseUrl}/auth`)
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
+        (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        },
+      )
+      request.on('error', reject)
+      request.write('{"a":')
+      request.end('1}')
+    })
+    expect(status).toBe(411)
+  })
+
+  test('small posts and uploads (limited by their own parser) pass', async () => {
+    expect((await fetch(`${baseUrl}/auth`, { method: 'POST', body: new URLSearchParams({ email: 'a@b.es' }) })).status).toBe(200)
+    const upload = new FormData()
+    upload.set('file', new Blob(['x'.repeat(4096)]), 'big.txt')
+    expect((await fetch(`${baseUrl}/perfil/avatar`, { method: 'POST', body: upload })).status).toBe(200)
+  })
+})
+
+describe('TRUST_PROXY', () => {
+  test.each([
+    ['1', 1],
+    ['2', 2],
+    ['true', true],
+    ['false', false],
+    ['loopback', 'loopback'],
+    ['10.0.0.0/8, 192.168.1.1', '10.0.0.0/8, 192.168.1.1'],
+  ] as const)('%j → %j', (value, expected) => {
+    expect(trustProxySetting(value)).toEqual(expected)
+  })
+
+  test('one trusted hop: the client address comes from X-Forwarded-For', async () => {
+    const app = express()
+    app.set('trust proxy', trustProxySetting('1'))
+    app.get('/', (req, res) => res.send(req.ip))
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { 'X-Forwarded-For': '198.51.100.4' } })
+    server.close()
+    expect(await response.text()).toBe('198.51.100.4')
   })
 })

@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test'
+import { test as base, type Page } from '@playwright/test'
 import { type SharedMember, sharedMember } from './accounts'
 
 export { expect } from '@playwright/test'
@@ -9,6 +9,9 @@ export { expect } from '@playwright/test'
  */
 export const test = base.extend<{ signedIn: boolean; member: SharedMember }>({
   signedIn: [false, { option: true }],
+  page: async ({ page }, use) => {
+    await use(awaitHydrationOnGoto(page))
+  },
   member: async ({ browser }, use) => {
     await use(await sharedMember(browser))
   },
@@ -16,3 +19,19 @@ export const test = base.extend<{ signedIn: boolean; member: SharedMember }>({
     await use(signedIn ? (await sharedMember(browser)).storageState : storageState)
   },
 })
+
+/**
+ * Makes `page.goto` also wait until React has hydrated the page (`html[data-hydrated]`, set
+ * by the root): on a slow machine, text typed before hydration can be reset by it.
+ */
+export function awaitHydrationOnGoto(page: Page) {
+  const goto = page.goto.bind(page)
+  page.goto = async (url, options) => {
+    const response = await goto(url, options)
+    if (response?.headers()['content-type']?.startsWith('text/html')) {
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+    }
+    return response
+  }
+  return page
+}
