@@ -1,6 +1,6 @@
 import { and, count, desc, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '~/db/client.server'
-import { profiles } from '~/db/schema'
+import { communityPosts, profiles } from '~/db/schema'
 
 // Accent- and case-insensitive matching without extensions, identical on PGlite and
 // PostgreSQL: both sides are lower-cased and stripped of Spanish accents the same way.
@@ -69,6 +69,11 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
         position: profiles.position,
         isPremium: profiles.isPremium,
         createdAt: profiles.createdAt,
+        // One index lookup per card shown (community_posts_user_idx), whatever the community's size.
+        // Qualified by hand: inside a subquery Drizzle would print both columns as a bare "user_id".
+        postCount: sql<number>`(select count(*) from ${communityPosts} as authored where authored.user_id = "profiles"."user_id")`.mapWith(
+          Number,
+        ),
       })
       .from(profiles)
       .where(where)

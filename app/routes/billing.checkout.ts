@@ -1,7 +1,9 @@
 import { redirect } from 'react-router'
 import { z } from 'zod'
 import { startCheckout } from '~/models/billing.server'
+import { getEnv } from '~/utils/env.server'
 import { logger } from '~/utils/logger.server'
+import { isLocalTestCheckout } from '~/utils/payments.server'
 import { getCurrentUser } from '~/utils/permissions.server'
 import { checkRateLimits, clientIp } from '~/utils/rate-limit.server'
 import { redirectWithToast } from '~/utils/toast.server'
@@ -25,7 +27,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (limited) return redirectWithToast('/pricing', { type: 'error', title: limited.message })
 
   try {
-    const url = await startCheckout(user.id, plan.data)
+    // The test checkout serves only this machine (see isLocalTestCheckout): others get the manual answer.
+    const testCheckoutRefused = getEnv().PAYMENTS_PROVIDER === 'test' && !isLocalTestCheckout(request)
+    const url = testCheckoutRefused ? null : await startCheckout(user.id, plan.data)
     if (!url) {
       return redirectWithToast('/pricing', {
         type: 'info',

@@ -8,7 +8,7 @@ import { getDb } from '~/db/client.server'
 import { testCheckoutSessions } from '~/db/schema'
 import { applySubscriptionState } from '~/models/billing.server'
 import { site } from '~/site.config'
-import { getEnv } from '~/utils/env.server'
+import { isLocalTestCheckout } from '~/utils/payments.server'
 import { requireUser } from '~/utils/permissions.server'
 import type { Route } from './+types/billing.test-checkout'
 
@@ -17,13 +17,9 @@ export const meta: Route.MetaFunction = () => [{ title: `Modo de prueba · ${sit
 const PLAN_LABELS = { monthly: 'Mensual · 89 € al mes', annual: 'Anual · 900 € al año' } as const
 const PERIOD_SECONDS = { monthly: 31 * 86_400, annual: 366 * 86_400 } as const
 
-/** The local test checkout exists only without Stripe on a laptop; anywhere else it is a 404. */
-function assertTestMode() {
-  if (getEnv().PAYMENTS_PROVIDER !== 'test') throw data('No encontrado', { status: 404 })
-}
-
 async function loadOwnSession(request: Request) {
-  assertTestMode()
+  // Only without Stripe on a laptop, and only for this machine; anywhere else it is a 404.
+  if (!isLocalTestCheckout(request)) throw data('No encontrado', { status: 404 })
   const user = await requireUser(request)
   const id = new URL(request.url).searchParams.get('session') ?? ''
   const [session] = await getDb()

@@ -5,7 +5,7 @@ import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { applySubscriptionState } from '~/models/billing.server'
 import { site } from '~/site.config'
-import { getEnv } from '~/utils/env.server'
+import { isLocalTestCheckout } from '~/utils/payments.server'
 import { requireUser } from '~/utils/permissions.server'
 import { redirectWithToast } from '~/utils/toast.server'
 import type { Route } from './+types/billing.test-portal'
@@ -13,7 +13,7 @@ import type { Route } from './+types/billing.test-portal'
 export const meta: Route.MetaFunction = () => [{ title: `Modo de prueba · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
 async function requireTestCustomer(request: Request) {
-  if (getEnv().PAYMENTS_PROVIDER !== 'test') throw data('No encontrado', { status: 404 })
+  if (!isLocalTestCheckout(request)) throw data('No encontrado', { status: 404 })
   const user = await requireUser(request)
   const customerId = user.profile?.stripeCustomerId
   if (!customerId?.startsWith('test_cus_')) throw data('No encontrado', { status: 404 })

@@ -75,6 +75,7 @@ async function loadDirectory(params: URLSearchParams): Promise<DirectoryView> {
       position: member.position,
       isPremium: member.isPremium,
       memberSince: memberSince.format(member.createdAt),
+      postCount: member.postCount,
     })),
     total: result.total,
     page,

@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import { getEnv } from './env.server'
+import { clientIp } from './rate-limit.server'
 
 export type Plan = 'monthly' | 'annual'
 
@@ -65,4 +66,18 @@ export async function readSubscriptions(customerId: string): Promise<Subscriptio
     status: subscription.status,
     currentPeriodEnd: subscription.items.data[0]?.current_period_end ?? null,
   }))
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (how Node reports them on a dual-stack socket). */
+function isLoopbackAddress(ip: string) {
+  return /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(ip) || ip === '::1'
+}
+
+/**
+ * The local test checkout grants premium without payment. Configuration already keeps it off
+ * any public APP_URL; on top of that it serves only requests from this machine, so a server
+ * whose operator forgot APP_URL on a public host still gives nobody free premium.
+ */
+export function isLocalTestCheckout(request: Request) {
+  return getEnv().PAYMENTS_PROVIDER === 'test' && isLoopbackAddress(clientIp(request))
 }

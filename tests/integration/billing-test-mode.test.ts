@@ -11,6 +11,9 @@ import { getEnv, parseEnv, setEnv } from '~/utils/env.server'
 import { useTestDatabase } from '../setup/database'
 import { createConfirmedUser, formRequest, getRequest, run } from '../setup/requests'
 
+// The test checkout answers requests from this machine only.
+const LOCAL = '127.0.0.1'
+
 useTestDatabase()
 
 const context = { cspNonce: 'test' }
@@ -18,7 +21,7 @@ const premiumOf = async (userId: string) =>
   (await getDb().select({ isPremium: profiles.isPremium }).from(profiles).where(eq(profiles.userId, userId)))[0]!.isPremium
 
 async function startTestCheckout(cookie: string, plan = 'monthly') {
-  const outcome = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan }, { cookie }), params: {}, context } as any))
+  const outcome = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan }, { cookie, ip: LOCAL }), params: {}, context } as any))
   expect(outcome.status).toBe(303)
   expect(outcome.location).toMatch(/^\/billing\/test-checkout\?session=test_cs_/)
   return outcome.location!
@@ -32,25 +35,25 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
   test('paying runs the activation code: premium, a test customer, then /success', async () => {
     const { cookie, userId } = await createConfirmedUser()
     const path = await startTestCheckout(cookie, 'annual')
-    const page = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie }), params: {}, context } as any))
+    const page = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie, ip: LOCAL }), params: {}, context } as any))
     expect(page.data).toEqual({ plan: 'annual' })
 
-    const paid = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie }), params: {}, context } as any))
+    const paid = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie, ip: LOCAL }), params: {}, context } as any))
     expect(paid.location).toBe('/success')
     expect(await premiumOf(userId)).toBe(true)
 
     // The session is spent: it cannot be paid twice.
-    const again = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie }), params: {}, context } as any))
+    const again = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie, ip: LOCAL }), params: {}, context } as any))
     expect(again.status).toBe(404)
 
     // Premium members are not sent to checkout again.
-    const repeat = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan: 'monthly' }, { cookie }), params: {}, context } as any))
+    const repeat = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan: 'monthly' }, { cookie, ip: LOCAL }), params: {}, context } as any))
     expect(repeat.location).toBe('/perfil')
 
     // 'Gestionar suscripción' opens the test portal, whose cancel removes premium.
-    const portal = await run(() => portalRoute.action({ request: formRequest('/billing/portal', {}, { cookie }), params: {}, context } as any))
+    const portal = await run(() => portalRoute.action({ request: formRequest('/billing/portal', {}, { cookie, ip: LOCAL }), params: {}, context } as any))
     expect(portal.location).toBe('/billing/test-portal')
-    const cancelled = await run(() => testPortalRoute.action({ request: formRequest('/billing/test-portal', {}, { cookie }), params: {}, context } as any))
+    const cancelled = await run(() => testPortalRoute.action({ request: formRequest('/billing/test-portal', {}, { cookie, ip: LOCAL }), params: {}, context } as any))
     expect(cancelled.location).toBe('/perfil')
     expect(await premiumOf(userId)).toBe(false)
   })
@@ -58,7 +61,7 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
   test('cancelling ends on /canceled with nothing granted', async () => {
     const { cookie, userId } = await createConfirmedUser()
     const path = await startTestCheckout(cookie)
-    const outcome = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'cancel' }, { cookie }), params: {}, context } as any))
+    const outcome = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'cancel' }, { cookie, ip: LOCAL }), params: {}, context } as any))
     expect(outcome.location).toBe('/canceled')
     expect(await premiumOf(userId)).toBe(false)
   })
@@ -67,12 +70,30 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     const owner = await createConfirmedUser()
     const path = await startTestCheckout(owner.cookie)
     const intruder = await createConfirmedUser()
-    const view = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie: intruder.cookie }), params: {}, context } as any))
+    const view = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie: intruder.cookie, ip: LOCAL }), params: {}, context } as any))
     expect(view.status).toBe(404)
-    const pay = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie: intruder.cookie }), params: {}, context } as any))
+    const pay = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie: intruder.cookie, ip: LOCAL }), params: {}, context } as any))
     expect(pay.status).toBe(404)
     expect(await premiumOf(intruder.userId)).toBe(false)
     expect(await premiumOf(owner.userId)).toBe(false)
+  })
+
+  test('from any other address than this machine (a public host whose APP_URL was forgotten) it does not exist', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    for (const ip of ['203.0.113.7', '10.0.0.5', '::ffff:192.0.2.1']) {
+      const checkout = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan: 'monthly' }, { cookie, ip }), params: {}, context } as any))
+      expect(checkout.location).toBe('/pricing')
+    }
+    const path = await startTestCheckout(cookie)
+    for (const ip of ['203.0.113.7', '::ffff:192.0.2.1', 'unknown']) {
+      const view = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie, ip }), params: {}, context } as any))
+      expect(view.status).toBe(404)
+      const pay = await run(() => testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie, ip }), params: {}, context } as any))
+      expect(pay.status).toBe(404)
+    }
+    expect(await premiumOf(userId)).toBe(false)
+    const ipv6 = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie, ip: '::1' }), params: {}, context } as any))
+    expect(ipv6.status).toBe(200)
   })
 
   test('the Stripe webhook does not exist without Stripe', async () => {
@@ -84,11 +105,11 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     const previous = getEnv()
     setEnv(parseEnv({ NODE_ENV: 'test', DATA_DIR: previous.DATA_DIR, AUTH_SECRET: previous.AUTH_SECRET, PAYMENTS_PROVIDER: 'manual' }))
     try {
-      const { cookie } = await createConfirmedUser()
-      const outcome = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan: 'monthly' }, { cookie }), params: {}, context } as any))
+      const { cookie, ip: LOCAL } = await createConfirmedUser()
+      const outcome = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan: 'monthly' }, { cookie, ip: LOCAL }), params: {}, context } as any))
       expect(outcome.location).toBe('/pricing')
       const page = await run(() =>
-        testCheckoutRoute.loader({ request: getRequest('/billing/test-checkout?session=x', { cookie }), params: {}, context } as any),
+        testCheckoutRoute.loader({ request: getRequest('/billing/test-checkout?session=x', { cookie, ip: LOCAL }), params: {}, context } as any),
       )
       expect(page.status).toBe(404)
     } finally {

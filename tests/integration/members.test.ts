@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/db/client.server'
-import { auditLog, profiles, userRoles } from '~/db/schema'
+import { auditLog, communityPosts, profiles, userRoles } from '~/db/schema'
 import * as comunidadRoute from '~/routes/comunidad'
 import * as usuarioRoute from '~/routes/usuario'
 import { can } from '~/utils/capabilities'
@@ -189,6 +189,18 @@ describe('member directory', () => {
     expect(outcome.data.directory.page).toBe(1)
     expect(outcome.data.directory.members[0]).toMatchObject({ name: 'Lucía Pérez', company: 'MedTech Sur', position: 'VP de Ventas' })
     expect(outcome.data.directory.members[0].memberSince).toMatch(/^[a-z]+ de \d{4}$/)
+    expect(outcome.data.directory.members[0].postCount).toBe(0)
+  })
+
+  test('each card counts that member’s posts', async () => {
+    const [lucia] = await getDb().select({ userId: profiles.userId }).from(profiles).where(eq(profiles.company, 'MedTech Sur'))
+    await getDb()
+      .insert(communityPosts)
+      .values([1, 2, 3].map((n) => ({ userId: lucia!.userId, title: `Post ${n}` })))
+    const outcome = await community('?tab=miembros&q=lucia', people.premium.cookie)
+    expect(outcome.data.directory.members[0]).toMatchObject({ name: 'Lucía Pérez', postCount: 3 })
+    const other = await community('?tab=miembros&q=alvarez', people.premium.cookie)
+    expect(other.data.directory.members[0]).toMatchObject({ name: 'José Álvarez', postCount: 0 })
   })
 })
 

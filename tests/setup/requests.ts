@@ -21,8 +21,8 @@ export function formRequest(
   return new Request(`${BASE_URL}${path}`, { method: 'POST', headers, body: new URLSearchParams(fields) })
 }
 
-export function getRequest(path: string, { cookie }: { cookie?: string } = {}) {
-  const headers = new Headers({ 'x-app-client-ip': TEST_IP })
+export function getRequest(path: string, { cookie, ip = TEST_IP }: { cookie?: string; ip?: string } = {}) {
+  const headers = new Headers({ 'x-app-client-ip': ip })
   if (cookie) headers.set('Cookie', cookie)
   return new Request(`${BASE_URL}${path}`, { headers })
 }

@@ -15,6 +15,7 @@ export interface DirectoryMember {
   position: string | null
   isPremium: boolean
   memberSince: string
+  postCount: number
 }
 
 export interface DirectoryView {
@@ -105,7 +106,10 @@ export function MemberDirectory({ directory }: { directory: DirectoryView }) {
                   <p className="text-sm">
                     {member.position} en {member.company}
                   </p>
-                  <p className="mt-auto text-xs text-muted-foreground">Miembro desde {member.memberSince}</p>
+                  <p className="mt-auto flex flex-wrap gap-x-3 text-xs text-muted-foreground">
+                    <span>{member.postCount === 1 ? '1 post' : `${member.postCount} posts`}</span>
+                    <span>Miembro desde {member.memberSince}</span>
+                  </p>
                   <Button asChild variant="outline" size="sm">
                     <Link to={`/usuario/${member.userId}`} aria-label={`Ver Perfil de ${member.name}`}>
                       Ver Perfil

@@ -30,15 +30,19 @@ function useSectionNavigation() {
   return (event: MouseEvent<HTMLAnchorElement>, anchor: string) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
     event.preventDefault()
-    const scroll = () => {
+    const scroll = (triesLeft = 20) => {
       const target = document.getElementById(anchor)
-      if (!target) return
+      // On a slow device the home page may not be painted yet 100 ms after navigating: look again.
+      if (!target) {
+        if (triesLeft > 0) setTimeout(() => scroll(triesLeft - 1), SCROLL_AFTER_NAVIGATION_MS)
+        return
+      }
       const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches
       target.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'start' })
       history.replaceState(history.state, '', `/#${anchor}`)
     }
     if (location.pathname === '/') return scroll()
-    void Promise.resolve(navigate('/')).then(() => setTimeout(scroll, SCROLL_AFTER_NAVIGATION_MS))
+    void Promise.resolve(navigate('/')).then(() => setTimeout(() => scroll(), SCROLL_AFTER_NAVIGATION_MS))
   }
 }
 
