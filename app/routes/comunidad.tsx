@@ -1,6 +1,6 @@
 import { Link, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { CreatePostForm, Composer } from '~/components/feed/create-post'
-import { CategoryFilter, Feed } from '~/components/feed/feed'
+import { CategoryFilter, Feed, MAX_FEED_RELOAD } from '~/components/feed/feed'
 import { PremiumGateProvider } from '~/components/feed/premium-required-dialog'
 import { StatsPanel } from '~/components/feed/stats-panel'
 import type { FeedPostView } from '~/components/feed/types'
@@ -8,7 +8,7 @@ import { MemberDirectory, type DirectoryView } from '~/components/community/memb
 import { PremiumPrompt } from '~/components/community/premium-prompt'
 import { listComments, toCommentView } from '~/models/comment.server'
 import { countCompleteMembers, listDirectory } from '~/models/member.server'
-import { countPosts, decodeCursor, type FeedPost, listCategories, listFeed } from '~/models/post.server'
+import { countPosts, decodeCursor, FEED_PAGE_SIZE, type FeedPost, listCategories, listFeed } from '~/models/post.server'
 import { site } from '~/site.config'
 import { can } from '~/utils/capabilities'
 import { cn } from '~/utils/cn'
@@ -86,6 +86,12 @@ async function loadDirectory(params: URLSearchParams): Promise<DirectoryView> {
   }
 }
 
+/** 'cantidad' lets the list reload the posts it already shows in one request (see Feed). */
+function feedPageSize(requested: string | null) {
+  const size = Number.parseInt(requested ?? '', 10)
+  return Number.isInteger(size) && size > 0 ? Math.min(size, MAX_FEED_RELOAD) : FEED_PAGE_SIZE
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   const params = new URL(request.url).searchParams
@@ -103,7 +109,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const commentsFor = params.get('comentarios')
   const [categories, feed, members, discussions, openComments] = await Promise.all([
     listCategories(),
-    listFeed({ viewerId: user.id, categoryId, cursor: decodeCursor(params.get('cursor')) }),
+    listFeed({ viewerId: user.id, categoryId, cursor: decodeCursor(params.get('cursor')), limit: feedPageSize(params.get('cantidad')) }),
     countCompleteMembers(),
     countPosts(),
     commentsFor && UUID.test(commentsFor) ? listComments(commentsFor, user.id) : Promise.resolve(null),

@@ -21,6 +21,7 @@ import { isProfileComplete } from '~/utils/profile-completeness'
 import { ChangePasswordSchema, PROFILE_FORM_FALLBACK_ERROR, ProfileSchema } from '~/utils/profile-schemas'
 import { checkRateLimits, clientIp } from '~/utils/rate-limit.server'
 import { redirectWithToast } from '~/utils/toast.server'
+import { useHydrated } from '~/utils/use-hydrated'
 import type { Route } from './+types/perfil'
 
 export const meta: Route.MetaFunction = () => [{ title: `Mi Perfil · ${site.name}` }, { name: 'robots', content: 'noindex' }]
@@ -263,8 +264,7 @@ function ProfileForm({ profile, email, lastResult }: { profile: ProfileData; ema
 
 function NotificationsForm({ enabled }: { enabled: boolean }) {
   // With JavaScript the switch saves on change; without it, the button submits.
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
+  const hydrated = useHydrated()
   return (
     <Form method="post" action="/perfil" className="flex flex-wrap items-center justify-between gap-3">
       <input type="hidden" name="intent" value="notifications" />

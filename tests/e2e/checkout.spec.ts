@@ -38,6 +38,12 @@ test('cancel, then pay, then manage the subscription with the test checkout', as
   await expect(page.getByText('Ya eres miembro Premium')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Hazte miembro' })).toHaveCount(0)
 
+  // A premium member never sees the sticky admission bar, however far they scroll.
+  await page.goto('/')
+  await page.evaluate(() => window.scrollTo({ top: window.innerHeight * 2, behavior: 'instant' }))
+  await expect(page.locator('#precios').getByText('Ya eres miembro Premium')).toBeVisible()
+  await expect(page.getByTestId('sticky-admission-bar')).toHaveCount(0)
+
   await page.goto('/perfil')
   await page.getByRole('button', { name: 'Gestionar suscripción' }).click()
   await expect(page).toHaveURL(/\/billing\/test-portal$/)

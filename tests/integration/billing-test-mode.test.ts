@@ -105,7 +105,7 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     const previous = getEnv()
     setEnv(parseEnv({ NODE_ENV: 'test', DATA_DIR: previous.DATA_DIR, AUTH_SECRET: previous.AUTH_SECRET, PAYMENTS_PROVIDER: 'manual' }))
     try {
-      const { cookie, ip: LOCAL } = await createConfirmedUser()
+      const { cookie } = await createConfirmedUser()
       const outcome = await run(() => checkoutRoute.action({ request: formRequest('/billing/checkout', { plan: 'monthly' }, { cookie, ip: LOCAL }), params: {}, context } as any))
       expect(outcome.location).toBe('/pricing')
       const page = await run(() =>

@@ -169,6 +169,18 @@ describe('feed pagination', () => {
     expect(new Set(seen).size).toBe(total)
   })
 
+  test('the list reloads what it shows in one request: cantidad is honoured up to 100, junk means 20', async () => {
+    const first = await feedLoader('', people.premium.cookie)
+    const cursor = first.data.community.feed.nextCursor
+    expect(cursor).toBeTruthy()
+    const sizeOf = async (cantidad: string) => (await feedLoader(`?cursor=${cursor}&cantidad=${cantidad}`, people.premium.cookie)).data.community.feed.posts.length
+    const remaining = (await getDb().select().from(communityPosts)).length - 20
+    expect(await sizeOf('7')).toBe(Math.min(7, remaining))
+    expect(await sizeOf('40')).toBe(Math.min(40, remaining))
+    expect(await sizeOf('100000')).toBe(Math.min(100, remaining))
+    for (const junk of ['-3', '0', 'abc', '']) expect(await sizeOf(junk)).toBe(Math.min(20, remaining))
+  })
+
   test('a forged cursor is ignored (first page)', async () => {
     const page = await feedLoader('?cursor=eyJoYWNrIjp0cnVlfQ', people.premium.cookie)
     expect(page.status).toBe(200)

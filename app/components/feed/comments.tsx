@@ -5,6 +5,7 @@ import { Button } from '~/components/ui/button'
 import { UserAvatar } from '~/components/user-avatar'
 import { COMMENT_MAX } from '~/utils/community-schemas'
 import { cn } from '~/utils/cn'
+import { useHydrated } from '~/utils/use-hydrated'
 import { fullDateTime, relativeTime } from '~/utils/relative-time'
 import { ConfirmButton } from './confirm-button'
 import { LikeButton } from './like-button'
@@ -61,6 +62,7 @@ function CommentForm({ postId, parentCommentId, onAdded, onCancel }: { postId: s
   const fetcher = useFetcher<FeedActionData>()
   const { hasAccess, ask } = usePremiumGate()
   const [text, setText] = useState('')
+  const hydrated = useHydrated()
   const id = useId()
   useActionToast(fetcher.state, fetcher.data, {
     onSuccess: () => {
@@ -103,7 +105,7 @@ function CommentForm({ postId, parentCommentId, onAdded, onCancel }: { postId: s
           Cancelar
         </Button>
       ) : null}
-      <Button type="submit" size="sm" disabled={!text.trim() || fetcher.state !== 'idle'}>
+      <Button type="submit" size="sm" disabled={(hydrated && !text.trim()) || fetcher.state !== 'idle'}>
         {parentCommentId ? 'Responder' : 'Comentar'}
       </Button>
     </fetcher.Form>
@@ -116,6 +118,7 @@ function CommentItem({ comment, postId, onChanged, canReply = false }: { comment
   const { hasAccess, ask } = usePremiumGate()
   const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
   const [draft, setDraft] = useState(comment.content)
+  const hydrated = useHydrated()
   useActionToast(edit.state, edit.data, { onSuccess: () => { setMode('view'); onChanged() } })
   useActionToast(remove.state, remove.data, { onSuccess: onChanged })
 
@@ -151,7 +154,7 @@ function CommentItem({ comment, postId, onChanged, canReply = false }: { comment
                 className="rounded-md border border-input bg-background px-2 py-1 text-sm"
               />
               <div className="flex gap-2">
-                <Button type="submit" size="sm" disabled={!draft.trim() || edit.state !== 'idle'}>
+                <Button type="submit" size="sm" disabled={(hydrated && !draft.trim()) || edit.state !== 'idle'}>
                   Guardar
                 </Button>
                 <Button type="button" size="sm" variant="ghost" onClick={() => { setDraft(comment.content); setMode('view') }}>

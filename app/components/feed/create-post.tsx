@@ -9,6 +9,7 @@ import { Label } from '~/components/ui/label'
 import { ATTACHMENT_ERRORS, ATTACHMENT_LIMITS, POST_CONTENT_MAX, POST_TITLE_MAX } from '~/utils/community-schemas'
 import { usePremiumGate } from './premium-required-dialog'
 import type { FeedActionData } from './types'
+import { useHydrated } from '~/utils/use-hydrated'
 
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif,application/pdf,.pdf,.doc,.docx,.txt,text/plain'
 const POST_TYPES = [
@@ -37,6 +38,7 @@ export function CreatePostForm({
   const id = useId()
   const [postType, setPostType] = useState<'text' | 'link' | 'document'>('text')
   const [title, setTitle] = useState('')
+  const hydrated = useHydrated()
   const [fileError, setFileError] = useState<string | null>(null)
   const sending = fetcher.state !== 'idle'
   const result = fetcher.data
@@ -188,7 +190,7 @@ export function CreatePostForm({
           </p>
         ) : null}
       </div>
-      <Button type="submit" disabled={sending || !title.trim() || Boolean(fileError)}>
+      <Button type="submit" disabled={sending || (hydrated && !title.trim()) || Boolean(fileError)}>
         {sending ? 'Publicando...' : 'Publicar'}
       </Button>
     </fetcher.Form>

@@ -1,5 +1,5 @@
 import { Loader2 } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { cn } from '~/utils/cn'
 import { PostCard } from './post-card'
@@ -10,7 +10,17 @@ export interface FeedPage {
   nextCursor: string | null
 }
 
-/** The post list: the first page comes with the page; 'Cargar más' appends the next ones. */
+/** What the /comunidad loader answers, as far as the list needs it. */
+type FeedData = { community: { feed: FeedPage } | null }
+
+/** More than the first page may be asked for at once only to reload what is already shown. */
+export const MAX_FEED_RELOAD = 100
+
+/**
+ * The post list: the first page comes with the page; 'Cargar más' appends the next ones.
+ * When an action reloads the first page (a comment, an edit, a deletion), the posts loaded
+ * below it are reloaded in one request too, so they neither vanish nor go stale.
+ */
 export function Feed({
   page,
   categoryId,
@@ -20,31 +30,53 @@ export function Feed({
   categoryId: string | null
   openComments: { postId: string; comments: CommentView[] } | null
 }) {
-  const more = useFetcher<{ feed: FeedPage }>()
+  const more = useFetcher<FeedData>()
+  const reload = useFetcher<FeedData>()
   const [extra, setExtra] = useState<FeedPostView[]>([])
   const [cursor, setCursor] = useState(page.nextCursor)
+  const shownFor = useRef({ page, categoryId })
 
-  // A new first page (filter change, a new post) starts the list again.
+  const hrefFor = (next: string, count?: number) => {
+    const params = new URLSearchParams({ cursor: next })
+    if (categoryId) params.set('categoria', categoryId)
+    if (count) params.set('cantidad', String(Math.min(count, MAX_FEED_RELOAD)))
+    return `/comunidad?${params}`
+  }
+
   useEffect(() => {
-    setExtra([])
-    setCursor(page.nextCursor)
-  }, [page])
+    const previous = shownFor.current
+    if (previous.page === page) return
+    shownFor.current = { page, categoryId }
+    // Another category starts the list again; so does a first page that is all there is.
+    if (previous.categoryId !== categoryId || extra.length === 0 || !page.nextCursor) {
+      setExtra([])
+      setCursor(page.nextCursor)
+      return
+    }
+    void reload.load(hrefFor(page.nextCursor, extra.length))
+    // Only a new first page starts this; the rest is read as it is at that moment.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [page, categoryId])
+
   useEffect(() => {
-    if (more.state !== 'idle' || !more.data) return
-    const loaded = more.data.feed
+    const loaded = reload.state === 'idle' ? reload.data?.community?.feed : undefined
+    if (!loaded) return
+    setExtra(loaded.posts)
+    setCursor(loaded.nextCursor)
+  }, [reload.state, reload.data])
+
+  useEffect(() => {
+    const loaded = more.state === 'idle' ? more.data?.community?.feed : undefined
+    if (!loaded) return
     setExtra((current) => {
-      const seen = new Set([...page.posts, ...current].map((post) => post.id))
+      const seen = new Set(current.map((post) => post.id))
       return [...current, ...loaded.posts.filter((post) => !seen.has(post.id))]
     })
     setCursor(loaded.nextCursor)
-  }, [more.state, more.data, page.posts])
+  }, [more.state, more.data])
 
-  const posts = [...page.posts, ...extra]
-  const nextHref = (next: string) => {
-    const params = new URLSearchParams({ cursor: next })
-    if (categoryId) params.set('categoria', categoryId)
-    return `/comunidad?${params}`
-  }
+  const firstIds = new Set(page.posts.map((post) => post.id))
+  const posts = [...page.posts, ...extra.filter((post) => !firstIds.has(post.id))]
 
   if (posts.length === 0) {
     return <p className="rounded-xl border border-dashed p-10 text-center text-muted-foreground">No hay posts aún. ¡Sé el primero en crear uno!</p>
@@ -56,10 +88,10 @@ export function Feed({
       ))}
       {cursor ? (
         <Link
-          to={nextHref(cursor)}
+          to={hrefFor(cursor)}
           onClick={(event) => {
             event.preventDefault()
-            void more.load(nextHref(cursor))
+            void more.load(hrefFor(cursor))
           }}
           className={cn('mx-auto inline-flex items-center gap-2 rounded-md border px-4 py-2 text-sm font-medium hover:bg-accent', more.state !== 'idle' && 'pointer-events-none opacity-60')}
           aria-busy={more.state !== 'idle'}

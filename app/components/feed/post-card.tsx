@@ -6,6 +6,7 @@ import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { UserAvatar } from '~/components/user-avatar'
 import { cn } from '~/utils/cn'
+import { useHydrated } from '~/utils/use-hydrated'
 import { POST_CONTENT_MAX, POST_TITLE_MAX } from '~/utils/community-schemas'
 import { fullDateTime, relativeTime } from '~/utils/relative-time'
 import { CommentsPanel } from './comments'
@@ -206,8 +207,7 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
 
 /** With JavaScript the list opens in place; without it, the link reloads the feed with the comments. */
 function CommentsToggle({ postId, open, count, onToggle }: { postId: string; open: boolean; count: number; onToggle: () => void }) {
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
+  const hydrated = useHydrated()
   const label = `${count} ${count === 1 ? 'comentario' : 'comentarios'}`
   if (!hydrated) {
     return (
