@@ -151,6 +151,20 @@ describe('member directory', () => {
   const names = (outcome: Awaited<ReturnType<typeof community>>) =>
     outcome.data.directory.members.map((member: { name: string }) => member.name)
 
+  test.each([
+    ['anonymous', 302, null],
+    ['member', 200, false],
+    ['premium', 200, true],
+    ['moderator', 200, false],
+    ['admin', 200, true],
+  ] as const)('directory: %s → %i, member data %s', async (persona, status, listed) => {
+    const outcome = await community('?tab=miembros&q=alvarez', people[persona].cookie)
+    expect(outcome.status).toBe(status)
+    if (listed === null) return expect(outcome.location).toMatch(/^\/auth\?redirectTo=/)
+    expect(outcome.data.directory === null).toBe(!listed)
+    if (listed) expect(names(outcome)).toEqual(['José Álvarez'])
+  })
+
   test('members without access get the prompt and no member data', async () => {
     const outcome = await community('?tab=miembros', people.member.cookie)
     expect(outcome.status).toBe(200)
