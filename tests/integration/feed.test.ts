@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server'
 import { createElement } from 'react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { and, count, eq } from 'drizzle-orm'
+import { and, count, eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { PostCard } from '~/components/feed/post-card'
@@ -179,6 +179,30 @@ describe('feed pagination', () => {
     expect(await sizeOf('40')).toBe(Math.min(40, remaining))
     expect(await sizeOf('100000')).toBe(Math.min(100, remaining))
     for (const junk of ['-3', '0', 'abc', '']) expect(await sizeOf(junk)).toBe(Math.min(20, remaining))
+  })
+
+  test('feed and notification pages are read in index order, never by sorting every row', async () => {
+    // With sorting priced out, a plan still holding a Sort node means no index gives this order.
+    const plans = await getDb().transaction(async (tx) => {
+      await tx.execute(sql`set local enable_sort = off`)
+      const explain = async (query: ReturnType<typeof sql>) => {
+        const result = (await tx.execute(sql`explain ${query}`)) as unknown as { rows: Array<Record<string, string>> }
+        return result.rows.map((row) => Object.values(row)[0]).join('\n')
+      }
+      return [
+        await explain(sql`select id from community_posts order by is_pinned desc, created_at desc, id desc limit 21`),
+        await explain(sql`select id from community_posts where category_id = gen_random_uuid() order by is_pinned desc, created_at desc, id desc limit 21`),
+        await explain(sql`select id from notifications where user_id = 'x' order by created_at desc limit 50`),
+      ]
+    })
+    for (const plan of plans) expect(plan).not.toMatch(/\bSort\b/)
+  })
+
+  test('the stats panel counts complete members and posts; events and sessions are zero until they exist', async () => {
+    const page = await feedLoader('', people.premium.cookie)
+    const [posts] = await getDb().select({ n: count() }).from(communityPosts)
+    expect(page.data.community.stats).toEqual({ members: expect.any(Number), discussions: posts!.n, eventsThisMonth: 0, ceoSessions: 0 })
+    expect(page.data.community.stats.members).toBeGreaterThanOrEqual(Object.keys(people).length - 1)
   })
 
   test('a forged cursor is ignored (first page)', async () => {

@@ -45,8 +45,8 @@ export const communityPosts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('community_posts_feed_idx').on(table.isPinned.desc(), table.createdAt.desc(), table.id.desc()),
-    index('community_posts_category_feed_idx').on(table.categoryId, table.isPinned.desc(), table.createdAt.desc(), table.id.desc()),
+    index('community_posts_feed_idx').on(table.isPinned.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('community_posts_category_feed_idx').on(table.categoryId, table.isPinned.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     index('community_posts_user_idx').on(table.userId),
   ],
 )
@@ -133,7 +133,7 @@ export const notifications = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('notifications_recipient_idx').on(table.userId, table.createdAt.desc()),
+    index('notifications_recipient_idx').on(table.userId, table.createdAt.desc().nullsFirst()),
     index('notifications_unread_idx').on(table.userId).where(sql`not ${table.isRead}`),
   ],
 )
