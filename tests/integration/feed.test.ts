@@ -35,7 +35,7 @@ describe('authorization matrix', () => {
     ['reply', ({ postId, commentId }) => ({ intent: 'add-comment', postId, parentCommentId: commentId, content: 'Hola' })],
     ['like-comment', ({ commentId }) => ({ intent: 'like-comment', commentId })],
   ]
-  test.each(cases)('%s: anonymous 302, member 403, premium and admin 200', async (_name, fieldsFor) => {
+  test.each(cases)('%s: anonymous 302, member and moderator without premium 403, premium and admin 200', async (_name, fieldsFor) => {
     const postId = await createPost(people.premium.cookie!)
     await feedAction({ intent: 'add-comment', postId, content: 'Primero' }, people.premium.cookie)
     const [comment] = await getDb().select().from(communityComments).where(eq(communityComments.postId, postId))
@@ -44,6 +44,8 @@ describe('authorization matrix', () => {
     const refused = await feedAction(fields, people.member.cookie)
     expect(refused.status).toBe(403)
     expect(refused.data.title).toBe('Acceso Premium Requerido')
+    // The moderator role moderates content; it does not give premium access.
+    expect((await feedAction(fields, people.moderator.cookie)).status).toBe(403)
     expect((await feedAction(fields, people.premium.cookie)).status).toBe(200)
     expect((await feedAction(fields, people.admin.cookie)).status).toBe(200)
   })
@@ -60,7 +62,7 @@ describe('authorization matrix', () => {
     const postId = await createPost(people.premium.cookie!, { title: 'Original' })
     for (const persona of ['member', 'moderator', 'admin'] as const) {
       const outcome = await feedAction({ intent: 'update-post', postId, title: 'Cambiado' }, people[persona].cookie)
-      expect(outcome.status).toBe(persona === 'member' ? 403 : 403)
+      expect(outcome.status).toBe(403)
     }
     expect((await postRow(postId))!.title).toBe('Original')
     const own = await feedAction({ intent: 'update-post', postId, title: '  Editado  ', content: '' }, people.premium.cookie)
@@ -266,6 +268,35 @@ describe('likes and comments', () => {
     const removed = await feedAction({ intent: 'delete-comment', commentId: first.data.commentId }, people.premium.cookie)
     expect(removed.data.title).toBe('Comentario eliminado')
     expect((await postRow(postId))!.commentCount).toBe(0)
+  })
+
+  test('comments list: anonymous 302, any complete profile reads, a bad id is 404', async () => {
+    // Its own author, so the shared personas' posting limits stay for the other tests.
+    const author = await createPersona('premium')
+    const postId = await createPost(author.cookie!)
+    await feedAction({ intent: 'add-comment', postId, content: 'Visible' }, author.cookie)
+    const list = (cookie: string | undefined, id = postId) =>
+      run(() => commentsRoute.loader({ request: getRequest(`/comunidad/posts/${id}/comentarios`, { cookie }), params: { postId: id }, context: {} } as any))
+    expect((await list(undefined)).status).toBe(302)
+    for (const persona of ['member', 'premium', 'moderator', 'admin'] as const) {
+      const outcome = await list(people[persona].cookie)
+      expect(outcome.status).toBe(200)
+      expect(outcome.data.comments.map((c: { content: string }) => c.content)).toEqual(['Visible'])
+    }
+    expect((await list(people.premium.cookie, 'no-es-un-id')).status).toBe(404)
+  })
+
+  test("delete another member's comment: moderator and admin yes, a member or premium member no", async () => {
+    const author = await createPersona('premium')
+    const postId = await createPost(author.cookie!)
+    for (const [persona, status] of [['member', 403], ['moderator', 200], ['admin', 200]] as const) {
+      const added = await feedAction({ intent: 'add-comment', postId, content: `Para ${persona}` }, author.cookie)
+      expect((await feedAction({ intent: 'delete-comment', commentId: added.data.commentId }, people[persona].cookie)).status).toBe(status)
+    }
+    const other = await createPersona('premium')
+    const kept = await feedAction({ intent: 'add-comment', postId, content: 'Ajeno' }, author.cookie)
+    expect((await feedAction({ intent: 'delete-comment', commentId: kept.data.commentId }, other.cookie)).status).toBe(403)
+    expect((await postRow(postId))!.commentCount).toBe(2)
   })
 
   test('only the author edits a comment; empty comments are refused', async () => {
