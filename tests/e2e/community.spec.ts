@@ -136,3 +136,39 @@ test('a like and a comment on Bruno’s post reach his bell live, without reload
   await bruno.getByRole('button', { name: 'Marcar todas como leídas' }).click()
   await expect(bell).toHaveAccessibleName('Notificaciones')
 })
+
+test('posts loaded with “Cargar más” stay, and stay current, when one of them is commented', async () => {
+  const bruno = pages.bruno!
+  // Twenty-one newer posts push Bruno's below the first page (20 posts); each member may post
+  // 20 an hour, so Ana and Bruno share them.
+  for (const [author, count] of [[pages.ana!, 10], [bruno, 11]] as const) {
+    for (let n = 1; n <= count; n++) {
+      const response = await author.request.post('/comunidad', {
+        form: { intent: 'create-post', postType: 'text', title: `Serie ${n} de ${count}` },
+        headers: { Origin: process.env.E2E_BASE_URL! },
+        maxRedirects: 0,
+      })
+      expect(response.status(), `post ${n} of ${count}`).toBe(200)
+    }
+  }
+  await bruno.goto('/comunidad')
+  // Post cards only: comments are articles too.
+  const POST_CARD = 'article[id^="post-"]'
+  const title = '¿Cómo preparasteis el salto a dirección general?'
+  const post = bruno.locator('article').filter({ has: bruno.getByRole('heading', { name: title }) })
+  await expect(post).toHaveCount(0)
+  await expect(bruno.locator(POST_CARD)).toHaveCount(20)
+  await bruno.getByRole('link', { name: 'Cargar más' }).click()
+  await expect(post).toBeVisible()
+  const shown = await bruno.locator(POST_CARD).count()
+  expect(shown).toBeGreaterThan(20)
+
+  await post.getByRole('button', { name: /1 comentario/ }).click()
+  await post.getByLabel('Escribe un comentario').fill('Gracias: lo probaré en mi próxima evaluación.')
+  await post.getByRole('button', { name: 'Comentar', exact: true }).click()
+  await expectToast(bruno, 'Comentario añadido')
+  // The first page was reloaded by the action; the second page was reloaded with it.
+  await expect(post.getByRole('button', { name: /2 comentarios/ })).toBeVisible()
+  await expect(post.getByText('Gracias: lo probaré en mi próxima evaluación.')).toBeVisible()
+  await expect(bruno.locator(POST_CARD)).toHaveCount(shown)
+})

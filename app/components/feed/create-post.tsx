@@ -131,16 +131,18 @@ export function CreatePostForm({
           </p>
         ) : null}
       </div>
-      {postType === 'link' ? (
+      {/* Without JavaScript the type cannot reveal this field, so it is always there (the server
+          requires it for link posts only). */}
+      {postType === 'link' || !hydrated ? (
         <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-url`}>URL</Label>
+          <Label htmlFor={`${id}-url`}>{hydrated ? 'URL' : 'URL (solo para posts de tipo enlace)'}</Label>
           <Input
             id={`${id}-url`}
             name="linkUrl"
             type="url"
             inputMode="url"
             placeholder="https://"
-            required
+            required={hydrated}
             aria-invalid={errors?.linkUrl ? true : undefined}
             aria-describedby={errors?.linkUrl ? `${id}-url-error` : undefined}
           />
