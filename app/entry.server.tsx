@@ -3,6 +3,9 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router'
+import appCss from './app.css?inline'
+import { deferScriptsUntilPainted } from './utils/deferred-boot.server'
+import { InlineStylesProvider } from './utils/inline-styles'
 import { NonceProvider } from './utils/nonce'
 
 export const streamTimeout = 5_000
@@ -22,16 +25,29 @@ export default function handleRequest(
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <InlineStylesProvider value={import.meta.env.DEV ? undefined : appCss}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </InlineStylesProvider>
       </NonceProvider>,
       {
         nonce,
         [readyOption]() {
           shellRendered = true
           const body = new PassThrough()
-          const stream = createReadableStreamFromReadable(body)
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
+          if (import.meta.env.DEV) {
+            resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+          } else {
+            // Our pages stream nothing late (no deferred data), so the whole document is at hand
+            // once it has rendered: its scripts are set to start after the first paint.
+            const chunks: Buffer[] = []
+            body.on('data', (chunk: Buffer) => chunks.push(chunk))
+            body.on('error', reject)
+            body.on('end', () => {
+              const html = deferScriptsUntilPainted(Buffer.concat(chunks).toString('utf8'), nonce)
+              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }))
+            })
+          }
           pipe(body)
         },
         onShellError(error: unknown) {

@@ -14,16 +14,9 @@ import { pageMeta } from '~/components/landing/seo'
 import { StickyAdmissionBar } from '~/components/landing/sticky-admission-bar'
 import { pricing, seo } from '~/content/landing'
 import { getEnv } from '~/utils/env.server'
-import stylesheet from '~/app.css?url'
 import type { Route } from './+types/home'
 
 type RootData = { user: { isPremium: boolean } | null } | undefined
-
-/**
- * The root layout's stylesheet, announced before the route's module preloads so the browser
- * fetches the render-blocking CSS first (React emits preload links ahead of the stylesheet).
- */
-export const links: Route.LinksFunction = () => [{ rel: 'preload', href: stylesheet, as: 'style' }]
 
 export function loader() {
   // The public address (APP_URL) for the canonical link and the absolute og:image.

@@ -5,16 +5,9 @@ import { PricingCard } from '~/components/landing/pricing-card'
 import { pageMeta } from '~/components/landing/seo'
 import { externalLinks, pricingPage, seo } from '~/content/landing'
 import { getEnv } from '~/utils/env.server'
-import stylesheet from '~/app.css?url'
 import type { Route } from './+types/pricing'
 
 type RootData = { user: { isPremium: boolean } | null } | undefined
-
-/**
- * The root layout's stylesheet, announced before the route's module preloads so the browser
- * fetches the render-blocking CSS first (React emits preload links ahead of the stylesheet).
- */
-export const links: Route.LinksFunction = () => [{ rel: 'preload', href: stylesheet, as: 'style' }]
 
 export function loader() {
   return { origin: getEnv().APP_URL }
