@@ -1,4 +1,4 @@
-import { and, count, eq, ne } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { getDb } from '~/db/client.server'
 import { auditLog, profiles, type Role, user, userRoles } from '~/db/schema'
 
@@ -39,11 +39,12 @@ export async function changeRole({
       await tx.insert(userRoles).values({ userId: targetId, role }).onConflictDoNothing()
     } else {
       if (role === 'admin' && actorId === targetId) {
-        const [others] = await tx
-          .select({ n: count() })
-          .from(userRoles)
-          .where(and(eq(userRoles.role, 'admin'), ne(userRoles.userId, targetId)))
-        if (!others?.n) throw new LastAdminError('No puedes quitarte el rol de admin: eres el único administrador')
+        // Locking every admin row makes two admins who remove themselves at once take turns:
+        // the second sees the first one's removal and is refused.
+        const admins = await tx.select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin')).for('update')
+        if (!admins.some((admin) => admin.userId !== targetId)) {
+          throw new LastAdminError('No puedes quitarte el rol de admin: eres el único administrador')
+        }
       }
       await tx.delete(userRoles).where(and(eq(userRoles.userId, targetId), eq(userRoles.role, role)))
     }

@@ -39,7 +39,7 @@ export default function HomePage() {
       <CeoNight />
       <PressMentions />
       <HowItWorks />
-      <section id="precios" aria-labelledby="precios-title" className="below-fold mx-auto max-w-6xl px-4 py-16 sm:py-20">
+      <section id="precios" aria-labelledby="precios-title" className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
         <div id="pricing" className="mx-auto max-w-2xl text-center">
           <Eyebrow>{pricing.eyebrow}</Eyebrow>
           <h2 id="precios-title" className="mt-2 text-3xl font-bold tracking-tight text-navy sm:text-4xl">

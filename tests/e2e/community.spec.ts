@@ -172,3 +172,66 @@ test('posts loaded with “Cargar más” stay, and stay current, when one of th
   await expect(post.getByText('Gracias: lo probaré en mi próxima evaluación.')).toBeVisible()
   await expect(bruno.locator(POST_CARD)).toHaveCount(shown)
 })
+
+test('without JavaScript a member posts a link, comments, replies, edits and deletes', async ({ browser }) => {
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    locale: 'es-ES',
+    javaScriptEnabled: false,
+    storageState: await pages.bruno!.context().storageState(),
+  })
+  contexts.push(context)
+  const page = await context.newPage()
+
+  await page.goto('/comunidad?nuevo=1')
+  const composer = page.locator('form').filter({ has: page.getByRole('button', { name: 'Publicar' }) })
+  await composer.getByText('Enlace', { exact: true }).click()
+  await composer.getByLabel('Título').fill('Informe sin JavaScript')
+  await composer.getByLabel('URL (solo para posts de tipo enlace)').fill('https://example.com/informe')
+  await composer.getByLabel('Contenido').fill(`${'Resumen del informe para la comunidad. '.repeat(5)}Y la conclusión final.`)
+  await composer.getByRole('button', { name: 'Publicar' }).click()
+  const post = page.locator('article[id^="post-"]').filter({ has: page.getByRole('heading', { name: 'Informe sin JavaScript' }) })
+  await expect(post).toBeVisible()
+  await expect(post.getByRole('link', { name: /example\.com\/informe/ })).toHaveAttribute('rel', /noopener/)
+  // Long text shows a preview; 'Ver más' opens the rest.
+  await expect(post.locator('p', { hasText: 'Y la conclusión final.' })).toBeHidden()
+  await post.locator('summary', { hasText: 'Ver más' }).click()
+  await expect(post.locator('p', { hasText: 'Y la conclusión final.' })).toBeVisible()
+
+  // Comments open through a link; each form posts the page and comes back with them open.
+  await post.getByRole('link', { name: '0 comentarios' }).click()
+  await post.getByLabel('Escribe un comentario').fill('Primera opinión')
+  await post.getByRole('button', { name: 'Comentar', exact: true }).click()
+  const comment = post.locator('article').filter({ hasText: 'Primera opinión' })
+  await expect(comment).toBeVisible()
+
+  await comment.locator('summary', { hasText: 'Responder' }).click()
+  await comment.getByLabel('Escribe una respuesta').fill('Una respuesta')
+  await comment.getByRole('button', { name: 'Responder', exact: true }).click()
+  await expect(post.getByRole('list', { name: 'Respuestas' }).locator('p', { hasText: 'Una respuesta' })).toBeVisible()
+
+  const first = post.locator('article').filter({ hasText: 'Primera opinión' })
+  await first.locator('summary', { hasText: 'Editar' }).first().click()
+  await first.getByLabel('Editar comentario').fill('Opinión corregida')
+  await first.getByRole('button', { name: 'Guardar' }).click()
+  const corrected = post.locator('article').filter({ hasText: 'Opinión corregida' })
+  await expect(corrected.first()).toBeVisible()
+
+  const reply = post.locator('article').filter({ hasText: 'Una respuesta' }).last()
+  await reply.locator('summary', { hasText: 'Eliminar' }).click()
+  await expect(reply.getByText('¿Estás seguro de que quieres eliminar este comentario?')).toBeVisible()
+  await reply.getByRole('button', { name: 'Eliminar' }).click()
+  await expect(post.locator('p', { hasText: 'Una respuesta' })).toHaveCount(0)
+  await expect(page.getByRole('status').filter({ hasText: 'Comentario eliminado' })).toBeVisible()
+
+  // The post itself: edit, then delete behind the confirmation.
+  const footer = post.locator('footer')
+  await footer.locator('summary', { hasText: 'Editar' }).click()
+  await footer.getByLabel('Título').fill('Informe revisado')
+  await footer.getByRole('button', { name: 'Guardar' }).click()
+  const revised = page.locator('article[id^="post-"]').filter({ has: page.getByRole('heading', { name: 'Informe revisado' }) })
+  await expect(revised).toBeVisible()
+  await revised.locator('footer summary', { hasText: 'Eliminar' }).click()
+  await revised.locator('footer').getByRole('button', { name: 'Eliminar' }).click()
+  await expect(page.getByRole('heading', { name: 'Informe revisado' })).toHaveCount(0)
+})

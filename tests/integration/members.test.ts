@@ -130,6 +130,23 @@ describe('admin controls', () => {
       .where(and(eq(userRoles.userId, second.userId!), eq(userRoles.role, 'admin')))
     expect(removed).toEqual([])
   })
+
+  test('two last admins removing themselves at the same moment leave one admin', async () => {
+    const [first, second] = [await createPersona('member'), await createPersona('member')]
+    const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
+    const before = await admins()
+    await getDb().delete(userRoles).where(eq(userRoles.role, 'admin'))
+    await getDb().insert(userRoles).values([first, second].map((person) => ({ userId: person.userId!, role: 'admin' as const })))
+    try {
+      await Promise.all(
+        [first, second].map((person) => adminAction(person.userId!, { intent: 'role', role: 'admin', grant: 'false' }, person.cookie)),
+      )
+      expect(await admins()).toHaveLength(1)
+    } finally {
+      await getDb().delete(userRoles).where(eq(userRoles.role, 'admin'))
+      await getDb().insert(userRoles).values(before.map((admin) => ({ userId: admin.userId, role: 'admin' as const })))
+    }
+  })
 })
 
 describe('member directory', () => {

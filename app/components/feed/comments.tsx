@@ -2,6 +2,7 @@ import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { Button } from '~/components/ui/button'
+import { Disclosure } from '~/components/ui/disclosure'
 import { UserAvatar } from '~/components/user-avatar'
 import { COMMENT_MAX } from '~/utils/community-schemas'
 import { cn } from '~/utils/cn'
@@ -75,7 +76,8 @@ function CommentForm({ postId, parentCommentId, onAdded, onCancel }: { postId: s
   return (
     <fetcher.Form
       method="post"
-      action="/comunidad"
+      // Without JavaScript the page that answers keeps this post's comments open.
+      action={commentsPageOf(postId)}
       className="flex items-end gap-2"
       onSubmit={(event) => {
         if (!hasAccess) {
@@ -111,6 +113,11 @@ function CommentForm({ postId, parentCommentId, onAdded, onCancel }: { postId: s
     </fetcher.Form>
   )
 }
+
+/** /comunidad with this post's comments open, where forms without JavaScript land. */
+const commentsPageOf = (postId: string) => `/comunidad?comentarios=${postId}`
+
+const ACTION_LINK = 'inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-accent'
 
 function CommentItem({ comment, postId, onChanged, canReply = false }: { comment: CommentView; postId: string; onChanged: () => void; canReply?: boolean }) {
   const edit = useFetcher<FeedActionData>()
@@ -168,20 +175,41 @@ function CommentItem({ comment, postId, onChanged, canReply = false }: { comment
         </div>
         <div className="mt-1 flex flex-wrap items-center gap-1 text-xs">
           <LikeButton target="comment" id={comment.id} liked={comment.likedByMe} count={comment.likeCount} size="sm" />
-          {canReply ? (
+          {canReply && hydrated ? (
             <button type="button" onClick={() => (hasAccess ? setMode(mode === 'reply' ? 'view' : 'reply') : ask())} className="inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-accent" aria-expanded={mode === 'reply'}>
               <MessageSquareReply className="size-3.5" aria-hidden /> Responder
             </button>
           ) : null}
-          {comment.canEdit ? (
-            <button type="button" onClick={() => setMode('edit')} className="inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-accent">
+          {canReply && !hydrated ? (
+            <Disclosure summary={<><MessageSquareReply className="size-3.5" aria-hidden /> Responder</>} summaryClassName={ACTION_LINK}>
+              <CommentForm postId={postId} parentCommentId={comment.id} onAdded={onChanged} />
+            </Disclosure>
+          ) : null}
+          {comment.canEdit && hydrated ? (
+            <button type="button" onClick={() => setMode('edit')} className={ACTION_LINK}>
               <Pencil className="size-3.5" aria-hidden /> Editar
             </button>
+          ) : null}
+          {comment.canEdit && !hydrated ? (
+            <Disclosure summary={<><Pencil className="size-3.5" aria-hidden /> Editar</>} summaryClassName={ACTION_LINK}>
+              <form method="post" action={commentsPageOf(postId)} className="grid gap-2">
+                <input type="hidden" name="intent" value="update-comment" />
+                <input type="hidden" name="commentId" value={comment.id} />
+                <label className="sr-only" htmlFor={`edit-nojs-${comment.id}`}>
+                  Editar comentario
+                </label>
+                <textarea id={`edit-nojs-${comment.id}`} name="content" defaultValue={comment.content} maxLength={COMMENT_MAX} required className="rounded-md border border-input bg-background px-2 py-1 text-sm" />
+                <Button type="submit" size="sm">
+                  Guardar
+                </Button>
+              </form>
+            </Disclosure>
           ) : null}
           {comment.canDelete ? (
             <ConfirmButton
               fetcher={remove}
               fields={{ intent: 'delete-comment', commentId: comment.id }}
+              action={commentsPageOf(postId)}
               question="¿Estás seguro de que quieres eliminar este comentario?"
               className="inline-flex items-center gap-1 rounded px-2 py-1 text-destructive hover:bg-accent"
             >

@@ -1,23 +1,48 @@
 import { type ReactNode, useState } from 'react'
 import type { FetcherWithComponents } from 'react-router'
 import { Button } from '~/components/ui/button'
+import { Disclosure } from '~/components/ui/disclosure'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/components/ui/dialog'
+import { useHydrated } from '~/utils/use-hydrated'
 
-/** A destructive action behind the spec's confirmation question (an accessible dialog, not window.confirm). */
+/**
+ * A destructive action behind the spec's confirmation question: an accessible dialog once the
+ * page is interactive (not window.confirm); before that, the same question in a disclosure with
+ * a plain form, so it also works without JavaScript.
+ */
 export function ConfirmButton({
   fetcher,
   fields,
+  action = '/comunidad',
   question,
   className,
   children,
 }: {
   fetcher: FetcherWithComponents<unknown>
   fields: Record<string, string>
+  /** Where the form without JavaScript posts (the page that answers). */
+  action?: string
   question: string
   className?: string
   children: ReactNode
 }) {
   const [open, setOpen] = useState(false)
+  const hydrated = useHydrated()
+  if (!hydrated) {
+    return (
+      <Disclosure summary={children} summaryClassName={className}>
+        <form method="post" action={action} className="grid gap-2 rounded-md border bg-background p-2 text-sm">
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <p>{question}</p>
+          <Button type="submit" variant="destructive" size="sm">
+            Eliminar
+          </Button>
+        </form>
+      </Disclosure>
+    )
+  }
   return (
     <>
       <button type="button" className={className} onClick={() => setOpen(true)}>

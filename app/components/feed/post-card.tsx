@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
+import { Disclosure } from '~/components/ui/disclosure'
 import { Input } from '~/components/ui/input'
 import { UserAvatar } from '~/components/user-avatar'
 import { cn } from '~/utils/cn'
@@ -34,11 +35,13 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
   useActionToast(remove.state, remove.data)
   useActionToast(pin.state, pin.data)
 
+  const hydrated = useHydrated()
   const pinned = pin.formData ? pin.formData.get('pinned') === 'true' : post.isPinned
 
   const content = post.content ?? ''
   const collapsible = content.length > COLLAPSE_CHARS || content.split('\n').length > COLLAPSE_LINES
-  const shownContent = collapsible && !expanded ? `${content.slice(0, COLLAPSE_CHARS).split('\n').slice(0, COLLAPSE_LINES).join('\n')}…` : content
+  const preview = content.slice(0, COLLAPSE_CHARS).split('\n').slice(0, COLLAPSE_LINES).join('\n')
+  const shownContent = collapsible && !expanded ? `${preview}…` : content
 
   if (remove.data?.ok) return null
   const images = post.attachments.filter((attachment) => attachment.isImage)
@@ -78,31 +81,7 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
 
       {editing ? (
         <edit.Form method="post" action="/comunidad" className="mt-3 grid gap-2">
-          <input type="hidden" name="intent" value="update-post" />
-          <input type="hidden" name="postId" value={post.id} />
-          <label className="text-sm font-medium" htmlFor={`edit-title-${post.id}`}>
-            Título
-          </label>
-          <Input id={`edit-title-${post.id}`} name="title" defaultValue={post.title} maxLength={POST_TITLE_MAX} required />
-          {post.postType === 'link' ? (
-            <>
-              <label className="text-sm font-medium" htmlFor={`edit-url-${post.id}`}>
-                URL
-              </label>
-              <Input id={`edit-url-${post.id}`} name="linkUrl" type="url" defaultValue={post.linkUrl ?? ''} required />
-            </>
-          ) : null}
-          <label className="text-sm font-medium" htmlFor={`edit-content-${post.id}`}>
-            Contenido
-          </label>
-          <textarea
-            id={`edit-content-${post.id}`}
-            name="content"
-            rows={5}
-            maxLength={POST_CONTENT_MAX}
-            defaultValue={post.content ?? ''}
-            className="rounded-md border border-input bg-background px-3 py-2 text-sm"
-          />
+          <PostEditFields post={post} />
           {edit.data && !edit.data.ok && edit.data.fieldErrors ? (
             <p role="alert" className="text-sm text-destructive">
               {Object.values(edit.data.fieldErrors)[0]?.[0]}
@@ -125,10 +104,16 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
           {content ? (
             <div className="mt-1">
               <p className="whitespace-pre-line break-words text-sm leading-6 text-slate-800">{shownContent}</p>
-              {collapsible ? (
+              {collapsible && hydrated ? (
                 <button type="button" onClick={() => setExpanded(!expanded)} className="mt-1 text-sm font-medium text-primary hover:underline" aria-expanded={expanded}>
                   {expanded ? 'Ver menos' : 'Ver más'}
                 </button>
+              ) : null}
+              {collapsible && !hydrated ? (
+                // Without JavaScript the rest of the text opens below the preview.
+                <Disclosure summary="Ver más" summaryClassName="mt-1 text-sm font-medium text-primary hover:underline">
+                  <p className="whitespace-pre-line break-words text-sm leading-6 text-slate-800">{content.slice(preview.length)}</p>
+                </Disclosure>
               ) : null}
             </div>
           ) : null}
@@ -184,9 +169,20 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
             </pin.Form>
           ) : null}
           {post.canEdit && !editing ? (
-            <Button type="button" variant="ghost" size="sm" onClick={() => setEditing(true)}>
-              <Pencil aria-hidden /> Editar
-            </Button>
+            hydrated ? (
+              <Button type="button" variant="ghost" size="sm" onClick={() => setEditing(true)}>
+                <Pencil aria-hidden /> Editar
+              </Button>
+            ) : (
+              <Disclosure summary={<><Pencil aria-hidden /> Editar</>} summaryClassName="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium hover:bg-accent [&_svg]:size-4">
+                <form method="post" action="/comunidad" className="grid gap-2">
+                  <PostEditFields post={post} />
+                  <Button type="submit" size="sm">
+                    Guardar
+                  </Button>
+                </form>
+              </Disclosure>
+            )
           ) : null}
           {post.canDelete ? (
             <ConfirmButton
@@ -220,5 +216,38 @@ function CommentsToggle({ postId, open, count, onToggle }: { postId: string; ope
     <button type="button" onClick={onToggle} aria-expanded={open} className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 hover:bg-accent">
       <MessageCircle className="size-4" aria-hidden /> {label}
     </button>
+  )
+}
+
+/** The fields of a post's edit form, shared by the in-place form and the one that works without JavaScript. */
+function PostEditFields({ post }: { post: FeedPostView }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value="update-post" />
+      <input type="hidden" name="postId" value={post.id} />
+      <label className="text-sm font-medium" htmlFor={`edit-title-${post.id}`}>
+        Título
+      </label>
+      <Input id={`edit-title-${post.id}`} name="title" defaultValue={post.title} maxLength={POST_TITLE_MAX} required />
+      {post.postType === 'link' ? (
+        <>
+          <label className="text-sm font-medium" htmlFor={`edit-url-${post.id}`}>
+            URL
+          </label>
+          <Input id={`edit-url-${post.id}`} name="linkUrl" type="url" defaultValue={post.linkUrl ?? ''} required />
+        </>
+      ) : null}
+      <label className="text-sm font-medium" htmlFor={`edit-content-${post.id}`}>
+        Contenido
+      </label>
+      <textarea
+        id={`edit-content-${post.id}`}
+        name="content"
+        rows={5}
+        maxLength={POST_CONTENT_MAX}
+        defaultValue={post.content ?? ''}
+        className="rounded-md border border-input bg-background px-3 py-2 text-sm"
+      />
+    </>
   )
 }

@@ -4,7 +4,7 @@ import { CircleCheck } from './icons'
 
 export function AccessSection() {
   return (
-    <section aria-labelledby="acceso-title" className="below-fold mx-auto max-w-6xl px-4 py-16 sm:py-20">
+    <section aria-labelledby="acceso-title" className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
       <div className="grid gap-10 lg:grid-cols-5 lg:items-center">
         <div className="lg:col-span-2">
           <Eyebrow>{access.eyebrow}</Eyebrow>

@@ -6,7 +6,7 @@ const ICONS: Record<BenefitIcon, LandingIcon> = { users: Users, eye: Eye, compas
 
 export function BenefitCards() {
   return (
-    <section id="beneficios" aria-labelledby="beneficios-title" className="below-fold bg-secondary">
+    <section id="beneficios" aria-labelledby="beneficios-title" className="bg-secondary">
       <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
         <div className="max-w-2xl">
           <Eyebrow>{benefits.eyebrow}</Eyebrow>

@@ -7,7 +7,7 @@ const SIZES = '(min-width: 1152px) 560px, (min-width: 640px) 50vw, 100vw'
 
 export function CeoNight() {
   return (
-    <section aria-labelledby="ceo-night-title" className="below-fold bg-navy text-white">
+    <section aria-labelledby="ceo-night-title" className="bg-navy text-white">
       <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
         <div className="grid gap-8 lg:grid-cols-2 lg:items-end">
           <div>

@@ -3,7 +3,7 @@ import { ExternalButton } from './external-button'
 
 export function ClosingCta() {
   return (
-    <section aria-labelledby="cierre-title" className="below-fold relative isolate overflow-hidden bg-navy text-white">
+    <section aria-labelledby="cierre-title" className="relative isolate overflow-hidden bg-navy text-white">
       <div aria-hidden className="absolute inset-0 -z-10 bg-[radial-gradient(50%_70%_at_50%_0%,rgba(11,79,74,0.9),transparent_75%)]" />
       <div className="mx-auto flex max-w-3xl flex-col items-center px-4 py-16 text-center sm:py-20">
         <span aria-hidden className="h-1 w-16 rounded-full bg-gold" />

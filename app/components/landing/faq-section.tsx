@@ -20,7 +20,7 @@ export function faqJsonLd() {
 
 export function FaqSection() {
   return (
-    <section id="faq" aria-labelledby="faq-title" className="below-fold mx-auto max-w-6xl px-4 pb-32 pt-16 sm:pt-20">
+    <section id="faq" aria-labelledby="faq-title" className="mx-auto max-w-6xl px-4 pb-32 pt-16 sm:pt-20">
       <div className="grid gap-10 lg:grid-cols-3">
         <div className="lg:sticky lg:top-24 lg:self-start">
           <Eyebrow>{faq.eyebrow}</Eyebrow>

@@ -4,7 +4,7 @@ import { Video } from './icons'
 
 export function HowItWorks() {
   return (
-    <section id="como-funciona" aria-labelledby="como-funciona-title" className="below-fold bg-secondary">
+    <section id="como-funciona" aria-labelledby="como-funciona-title" className="bg-secondary">
       <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
         <div className="max-w-2xl">
           <Eyebrow>{howItWorks.eyebrow}</Eyebrow>

@@ -6,7 +6,7 @@ import { PodcastPlayer } from './podcast-player'
 export function PressMentions() {
   const outlets = [...new Set(press.articles.map((article) => article.outlet))]
   return (
-    <section aria-labelledby="prensa-title" className="below-fold mx-auto max-w-6xl px-4 py-16 sm:py-20">
+    <section aria-labelledby="prensa-title" className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
       <div className="max-w-2xl">
         <Eyebrow>{press.eyebrow}</Eyebrow>
         <h2 id="prensa-title" className="mt-2 text-3xl font-bold tracking-tight text-navy sm:text-4xl">
