@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/com
 import { getDb } from '~/db/client.server'
 import { testCheckoutSessions } from '~/db/schema'
 import { applySubscriptionState } from '~/models/billing.server'
+import { pricing } from '~/content/landing'
 import { site } from '~/site.config'
 import { isLocalTestCheckout } from '~/utils/payments.server'
 import { requireUser } from '~/utils/permissions.server'
@@ -14,7 +15,9 @@ import type { Route } from './+types/billing.test-checkout'
 
 export const meta: Route.MetaFunction = () => [{ title: `Modo de prueba · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
-const PLAN_LABELS = { monthly: 'Mensual · 89 € al mes', annual: 'Anual · 900 € al año' } as const
+const PLAN_LABELS = Object.fromEntries(
+  Object.values(pricing.plans).map((plan) => [plan.id, `${plan.label} · ${plan.price} ${plan.period}`]),
+) as Record<keyof typeof pricing.plans, string>
 const PERIOD_SECONDS = { monthly: 31 * 86_400, annual: 366 * 86_400 } as const
 
 async function loadOwnSession(request: Request) {

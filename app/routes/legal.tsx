@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
+import { pricing } from '~/content/landing'
 import { site } from '~/site.config'
 import type { Route } from './+types/legal'
 
@@ -212,8 +213,9 @@ export default function LegalPage() {
       <Section id="precio">
         <UL>
           <li>
-            <B>Precio de lanzamiento (early bird):</B> 900 € al año, IVA incluido, en un único pago anual; o 89 € al
-            mes, IVA incluido, en pagos mensuales. Todos los precios se expresan en euros e incluyen los impuestos
+            <B>Precio de lanzamiento (early bird):</B> {pricing.plans.annual.price} {pricing.plans.annual.period}, IVA
+            incluido, en un único pago anual; o {pricing.plans.monthly.price} {pricing.plans.monthly.period}, IVA
+            incluido, en pagos mensuales. Todos los precios se expresan en euros e incluyen los impuestos
             aplicables.
           </li>
           <li>
