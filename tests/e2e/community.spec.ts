@@ -171,6 +171,8 @@ test('posts loaded with “Cargar más” stay, and stay current, when one of th
   await expect(post.getByRole('button', { name: /2 comentarios/ })).toBeVisible()
   await expect(post.getByText('Gracias: lo probaré en mi próxima evaluación.')).toBeVisible()
   await expect(bruno.locator(POST_CARD)).toHaveCount(shown)
+  await bruno.setViewportSize({ width: 360, height: 800 })
+  await post.screenshot({ path: 'test-results/screens/feed-post-360.png' })
 })
 
 test('without JavaScript a member posts a link, comments, replies, edits and deletes', async ({ browser }) => {
@@ -227,6 +229,7 @@ test('without JavaScript a member posts a link, comments, replies, edits and del
   // The post itself: edit, then delete behind the confirmation.
   const footer = post.locator('footer')
   await footer.locator('summary', { hasText: 'Editar' }).click()
+  await post.screenshot({ path: 'test-results/screens/feed-without-javascript.png' })
   await footer.getByLabel('Título').fill('Informe revisado')
   await footer.getByRole('button', { name: 'Guardar' }).click()
   const revised = page.locator('article[id^="post-"]').filter({ has: page.getByRole('heading', { name: 'Informe revisado' }) })

@@ -2,7 +2,7 @@ import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { Button } from '~/components/ui/button'
-import { Disclosure } from '~/components/ui/disclosure'
+import { Disclosure, DisclosureForm } from '~/components/ui/disclosure'
 import { UserAvatar } from '~/components/user-avatar'
 import { COMMENT_MAX } from '~/utils/community-schemas'
 import { cn } from '~/utils/cn'
@@ -191,19 +191,14 @@ function CommentItem({ comment, postId, onChanged, canReply = false }: { comment
             </button>
           ) : null}
           {comment.canEdit && !hydrated ? (
-            <Disclosure summary={<><Pencil className="size-3.5" aria-hidden /> Editar</>} summaryClassName={ACTION_LINK}>
-              <form method="post" action={commentsPageOf(postId)} className="grid gap-2">
-                <input type="hidden" name="intent" value="update-comment" />
-                <input type="hidden" name="commentId" value={comment.id} />
-                <label className="sr-only" htmlFor={`edit-nojs-${comment.id}`}>
-                  Editar comentario
-                </label>
-                <textarea id={`edit-nojs-${comment.id}`} name="content" defaultValue={comment.content} maxLength={COMMENT_MAX} required className="rounded-md border border-input bg-background px-2 py-1 text-sm" />
-                <Button type="submit" size="sm">
-                  Guardar
-                </Button>
-              </form>
-            </Disclosure>
+            <DisclosureForm summary={<><Pencil className="size-3.5" aria-hidden /> Editar</>} summaryClassName={ACTION_LINK} action={commentsPageOf(postId)} submitLabel="Guardar">
+              <input type="hidden" name="intent" value="update-comment" />
+              <input type="hidden" name="commentId" value={comment.id} />
+              <label className="sr-only" htmlFor={`edit-nojs-${comment.id}`}>
+                Editar comentario
+              </label>
+              <textarea id={`edit-nojs-${comment.id}`} name="content" defaultValue={comment.content} maxLength={COMMENT_MAX} required className="rounded-md border border-input bg-background px-2 py-1 text-sm" />
+            </DisclosureForm>
           ) : null}
           {comment.canDelete ? (
             <ConfirmButton

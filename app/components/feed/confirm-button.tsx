@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react'
 import type { FetcherWithComponents } from 'react-router'
 import { Button } from '~/components/ui/button'
-import { Disclosure } from '~/components/ui/disclosure'
+import { DisclosureForm } from '~/components/ui/disclosure'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/components/ui/dialog'
 import { useHydrated } from '~/utils/use-hydrated'
 
@@ -30,17 +30,12 @@ export function ConfirmButton({
   const hydrated = useHydrated()
   if (!hydrated) {
     return (
-      <Disclosure summary={children} summaryClassName={className}>
-        <form method="post" action={action} className="grid gap-2 rounded-md border bg-background p-2 text-sm">
-          {Object.entries(fields).map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={value} />
-          ))}
-          <p>{question}</p>
-          <Button type="submit" variant="destructive" size="sm">
-            Eliminar
-          </Button>
-        </form>
-      </Disclosure>
+      <DisclosureForm summary={children} summaryClassName={className} action={action} submitLabel="Eliminar" destructive>
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <p>{question}</p>
+      </DisclosureForm>
     )
   }
   return (

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
-import { Disclosure } from '~/components/ui/disclosure'
+import { Disclosure, DisclosureForm } from '~/components/ui/disclosure'
 import { Input } from '~/components/ui/input'
 import { UserAvatar } from '~/components/user-avatar'
 import { cn } from '~/utils/cn'
@@ -157,7 +157,7 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
       <footer className="mt-3 flex flex-wrap items-center gap-1 border-t pt-2 text-sm">
         <LikeButton target="post" id={post.id} liked={post.likedByMe} count={post.likeCount} />
         <CommentsToggle postId={post.id} open={showComments} count={post.commentCount} onToggle={() => setShowComments(!showComments)} />
-        <div className="ml-auto flex items-center gap-1">
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-1 has-[details[open]]:basis-full">
           {post.canPin ? (
             <pin.Form method="post" action="/comunidad">
               <input type="hidden" name="intent" value="pin-post" />
@@ -174,14 +174,15 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
                 <Pencil aria-hidden /> Editar
               </Button>
             ) : (
-              <Disclosure summary={<><Pencil aria-hidden /> Editar</>} summaryClassName="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium hover:bg-accent [&_svg]:size-4">
-                <form method="post" action="/comunidad" className="grid gap-2">
-                  <PostEditFields post={post} />
-                  <Button type="submit" size="sm">
-                    Guardar
-                  </Button>
-                </form>
-              </Disclosure>
+              <DisclosureForm
+                summary={<><Pencil aria-hidden /> Editar</>}
+                summaryClassName="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium hover:bg-accent [&_svg]:size-4"
+                action="/comunidad"
+                submitLabel="Guardar"
+                className="open:order-last open:basis-full"
+              >
+                <PostEditFields post={post} />
+              </DisclosureForm>
             )
           ) : null}
           {post.canDelete ? (

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { Button } from '~/components/ui/button'
 import { cn } from '~/utils/cn'
 
 /**
@@ -12,5 +13,35 @@ export function Disclosure({ summary, summaryClassName, className, children }: {
       <summary className={cn('cursor-pointer list-none [&::-webkit-details-marker]:hidden', summaryClassName)}>{summary}</summary>
       <div className="mt-2">{children}</div>
     </details>
+  )
+}
+
+/** A disclosure that opens onto a plain form posting to `action`, ended by its submit button. */
+export function DisclosureForm({
+  summary,
+  summaryClassName,
+  className,
+  action,
+  submitLabel,
+  destructive = false,
+  children,
+}: {
+  summary: ReactNode
+  summaryClassName?: string
+  className?: string
+  action: string
+  submitLabel: string
+  destructive?: boolean
+  children: ReactNode
+}) {
+  return (
+    <Disclosure summary={summary} summaryClassName={summaryClassName} className={className}>
+      <form method="post" action={action} className="grid gap-2 rounded-md border bg-background p-2 text-sm">
+        {children}
+        <Button type="submit" size="sm" variant={destructive ? 'destructive' : 'default'}>
+          {submitLabel}
+        </Button>
+      </form>
+    </Disclosure>
   )
 }
