@@ -1,12 +1,11 @@
 import { and, count, desc, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '~/db/client.server'
 import { communityPosts, profiles } from '~/db/schema'
+import { ACCENTED, PLAIN } from '~/db/schema/profiles'
 
 // Accent- and case-insensitive matching without extensions, identical on PGlite and
-// PostgreSQL: both sides are lower-cased and stripped of Spanish accents the same way.
-const ACCENTED = 'áàâäãéèêëíìîïóòôöõúùûüñç'
-const PLAIN = 'aaaaaeeeeiiiiooooouuuunc'
-
+// PostgreSQL: both sides are lower-cased and stripped of Spanish accents the same way (the
+// stored profiles.directory_search column on one side, normalizeSearch() on the other).
 export function normalizeSearch(text: string) {
   return text
     .toLowerCase()
@@ -22,15 +21,8 @@ function folded(expression: SQL) {
 
 function containsTerm(expression: SQL, term: string) {
   const escaped = normalizeSearch(term).replace(/[\\%_]/g, (char) => `\\${char}`)
-  return sql`${folded(expression)} like ${`%${escaped}%`}`
+  return sql`${expression} like ${`%${escaped}%`}`
 }
-
-/** Spec 001 §5: the directory lists only complete profiles (five non-empty items). */
-const isComplete = and(
-  ...[profiles.avatarUrl, profiles.firstName, profiles.lastName, profiles.company, profiles.position].map(
-    (column) => sql`coalesce(trim(${column}), '') <> ''`,
-  ),
-)!
 
 export const DIRECTORY_PAGE_SIZE = 24
 
@@ -42,18 +34,13 @@ export interface DirectoryQuery {
 }
 
 export async function listDirectory({ search, company, position, page = 1 }: DirectoryQuery) {
-  const filters: SQL[] = [isComplete]
+  const filters: SQL[] = [sql`${profiles.isComplete}`]
   // Every word must match somewhere in the name, company or position.
   for (const word of normalizeSearch(search ?? '').split(' ').filter(Boolean).slice(0, 6)) {
-    filters.push(
-      containsTerm(
-        sql`concat_ws(' ', ${profiles.displayName}, ${profiles.firstName}, ${profiles.lastName}, ${profiles.company}, ${profiles.position})`,
-        word,
-      ),
-    )
+    filters.push(containsTerm(sql`${profiles.directorySearch}`, word))
   }
-  if (company?.trim()) filters.push(containsTerm(sql`${profiles.company}`, company))
-  if (position?.trim()) filters.push(containsTerm(sql`${profiles.position}`, position))
+  if (company?.trim()) filters.push(containsTerm(folded(sql`${profiles.company}`), company))
+  if (position?.trim()) filters.push(containsTerm(folded(sql`${profiles.position}`), position))
   const where = and(...filters)
   const db = getDb()
   const offset = (Math.max(page, 1) - 1) * DIRECTORY_PAGE_SIZE
@@ -87,6 +74,6 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
 
 /** Community stat 'Miembros Activos': members with a complete profile. */
 export async function countCompleteMembers() {
-  const [row] = await getDb().select({ n: count() }).from(profiles).where(isComplete)
+  const [row] = await getDb().select({ n: count() }).from(profiles).where(sql`${profiles.isComplete}`)
   return row?.n ?? 0
 }

@@ -209,6 +209,14 @@ describe('member directory', () => {
     expect(names(outcome)).toEqual(expected)
   })
 
+  test('capital accented letters fold too, whatever the database locale', async () => {
+    const shouting = await createConfirmedUser({ firstName: 'ÁNGELA', lastName: 'ÚBEDA' })
+    await completeProfile(shouting.userId, { company: 'ÓPTICA IBÉRICA', position: 'DIRECTORA MÉDICA' })
+    expect(names(await community('?tab=miembros&q=angela%20ubeda%20optica', people.premium.cookie))).toEqual(['ÁNGELA ÚBEDA'])
+    expect(names(await community('?tab=miembros&empresa=optica%20iberica', people.premium.cookie))).toEqual(['ÁNGELA ÚBEDA'])
+    await getDb().delete(profiles).where(eq(profiles.userId, shouting.userId))
+  })
+
   test('filters by company and position', async () => {
     expect(names(await community('?tab=miembros&empresa=medtech', people.premium.cookie))).toEqual(['Lucía Pérez'])
     expect(names(await community('?tab=miembros&cargo=medico', people.premium.cookie))).toEqual(['José Álvarez'])
