@@ -3,6 +3,10 @@
 import compression from 'compression'
 import express from 'express'
 
+// React, React Router and Express choose their production code (no development checks, no stack
+// traces in error answers) from NODE_ENV, so unset means production here, as the README says,
+// and `npm start` or `node server.js` on a server never runs React's development build.
+process.env.NODE_ENV ??= 'production'
 const DEVELOPMENT = process.env.NODE_ENV === 'development'
 const PORT = Number.parseInt(process.env.PORT || '3000', 10)
 
