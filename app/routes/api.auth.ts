@@ -9,11 +9,17 @@ import type { Route } from './+types/api.auth'
  */
 const PUBLIC_AUTH_PATHS = new Set(['/api/auth/verify-email'])
 
-export async function loader({ request }: Route.LoaderArgs) {
-  if (!PUBLIC_AUTH_PATHS.has(new URL(request.url).pathname)) return new Response('Not found', { status: 404 })
+function publicEndpointOnly(request: Request) {
+  if (request.method !== 'GET' || !PUBLIC_AUTH_PATHS.has(new URL(request.url).pathname)) {
+    return new Response('Not found', { status: 404 })
+  }
   return getAuth().handler(request)
 }
 
-export async function action() {
-  return new Response('Not found', { status: 404 })
+export async function loader({ request }: Route.LoaderArgs) {
+  return publicEndpointOnly(request)
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return publicEndpointOnly(request)
 }

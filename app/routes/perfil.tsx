@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Pencil } from 'lucide-react'
-import { useEffect, useState } from 'react'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { AvatarUploader } from '~/components/profile/avatar-uploader'
 import { IncompleteProfileCard } from '~/components/profile/incomplete-profile-card'

@@ -206,8 +206,7 @@ describe('confirmation and first sign-in', () => {
 
 describe("better-auth's own endpoints", () => {
   const apiLoader = (request: Request) => run(() => authApiRoute.loader({ request, params: {}, context } as any))
-  // Every POST gets the same answer, whatever it carries.
-  const apiAction = (_request: Request) => run(() => authApiRoute.action())
+  const apiAction = (request: Request) => run(() => authApiRoute.action({ request, params: {}, context } as any))
   const json = (path: string, body: object) =>
     new Request(`http://localhost:3000${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
 
@@ -218,6 +217,7 @@ describe("better-auth's own endpoints", () => {
       json('/api/auth/sign-in/email', { email, password: '123456' }),
       json('/api/auth/update-user', { firstName: '<script>' }),
       json('/api/auth/request-password-reset', { email }),
+      json('/api/auth/verify-email', { token: 'x' }),
     ]) {
       expect((await apiAction(request)).status).toBe(404)
     }

@@ -1,5 +1,5 @@
 import { Download, ExternalLink, FileText, MessageCircle, Pencil, Pin, PinOff, Trash2 } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
