@@ -17,6 +17,8 @@ const DATA_DIR = path.join(TMP_DIR, `e2e-data-${RUN_ID}`)
 const APP_DIR = path.join(tmpdir(), `circulo-e2e-app-${RUN_ID}`)
 const SERVER_LOG = (process.env.E2E_SERVER_LOG ??= path.join(TMP_DIR, `e2e-server-${RUN_ID}.log`))
 process.env.E2E_BASE_URL ??= BASE_URL
+// The server spec runs the built snapshot as a process of its own too.
+process.env.E2E_APP_DIR ??= APP_DIR
 process.env.E2E_STATE_DIR ??= path.join(TMP_DIR, `e2e-state-${RUN_ID}`)
 mkdirSync(TMP_DIR, { recursive: true })
 

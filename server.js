@@ -1,17 +1,55 @@
-// The process entry: static files, compression, the app, graceful shutdown.
+// The process entry: configuration, static files, compression, the app, graceful shutdown.
 // The app itself (server/app.ts) is compiled with the rest by `react-router build`.
 import compression from 'compression'
 import express from 'express'
+import { loadDotEnv } from './server/dotenv.js'
 
+loadDotEnv()
 // React, React Router and Express choose their production code (no development checks, no stack
 // traces in error answers) from NODE_ENV, so unset means production here, as the README says,
 // and `npm start` or `node server.js` on a server never runs React's development build.
 process.env.NODE_ENV ??= 'production'
 const DEVELOPMENT = process.env.NODE_ENV === 'development'
 const PORT = Number.parseInt(process.env.PORT || '3000', 10)
+/** `npm start` does not restart a server that exits with this: it cannot start as configured. */
+const CANNOT_START = 78
+
+/** One clear line, no stack trace: what stops a start is the operator's to fix. */
+function cannotStart(reason) {
+  console.error(`\nThe server could not start: ${reason instanceof Error ? reason.message : reason}\n`)
+  process.exit(CANNOT_START)
+}
+
+let appModule
+let vite
+if (DEVELOPMENT) {
+  vite = await import('vite').then(({ createServer }) => createServer({ server: { middlewareMode: true } }))
+  appModule = await vite.ssrLoadModule('./server/app.ts')
+} else {
+  appModule = await import('./build/server/index.js')
+}
+try {
+  appModule.checkConfiguration()
+} catch (error) {
+  cannotStart(error)
+}
+
+// A request, however malformed, must not stop the server: whatever escapes every handler is
+// logged and the process keeps serving (`npm start` restarts it should it die anyway).
+process.on('unhandledRejection', (reason) => appModule.logger.error({ err: reason }, 'Unhandled rejection (kept serving)'))
+process.on('uncaughtException', (error) => appModule.logger.error({ err: error }, 'Uncaught exception (kept serving)'))
 
 const server = express()
 server.disable('x-powered-by')
+let ready = false
+server.use((_req, res, next) => {
+  if (ready) return next()
+  res
+    .status(503)
+    .set('Retry-After', '5')
+    .type('text/plain; charset=utf-8')
+    .send('El servidor se está iniciando. Vuelve a intentarlo en unos segundos.')
+})
 server.use(
   compression({
     // Server-sent events must reach the browser as they are written.
@@ -19,11 +57,8 @@ server.use(
   }),
 )
 
-let appModule
 if (DEVELOPMENT) {
-  const vite = await import('vite').then(({ createServer }) => createServer({ server: { middlewareMode: true } }))
   server.use(vite.middlewares)
-  appModule = await vite.ssrLoadModule('./server/app.ts')
   let devApp = appModule.createApp({ development: true })
   server.use(async (req, res, next) => {
     try {
@@ -39,24 +74,30 @@ if (DEVELOPMENT) {
     }
   })
 } else {
-  appModule = await import('./build/server/index.js')
-  server.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false }))
-  server.use(express.static('build/client', { maxAge: '1h', index: false }))
+  server.use(appModule.staticFiles())
   server.use(appModule.createApp({ development: false }))
 }
 
 if (process.env.TRUST_PROXY) server.set('trust proxy', appModule.trustProxySetting(process.env.TRUST_PROXY))
 
+// Listen first: a port already in use stops the start before anything else runs.
+const httpServer = server.listen(PORT)
+await new Promise((resolve) => {
+  httpServer.once('listening', resolve)
+  httpServer.once('error', (error) =>
+    cannotStart(
+      error.code === 'EADDRINUSE' ? `port ${PORT} is already in use (another server is running there; set PORT to use another)` : error,
+    ),
+  )
+})
+
 try {
   await appModule.startUp()
 } catch (error) {
-  console.error(`\nThe server could not start: ${error instanceof Error ? error.message : error}\n`)
-  process.exit(1)
+  cannotStart(error)
 }
-
-const httpServer = server.listen(PORT, () => {
-  console.log(`Círculo CEO listening on http://localhost:${PORT}`)
-})
+ready = true
+console.log(`Círculo CEO listening on http://localhost:${PORT}`)
 
 let closing = false
 async function shutDown(signal) {

@@ -4,9 +4,9 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router'
 import appCss from './app.css?inline'
-import { deferScriptsUntilPainted } from './utils/deferred-boot.server'
-import { InlineStylesProvider } from './utils/inline-styles'
-import { NonceProvider } from './utils/nonce'
+import { deferScriptsUntilPainted } from '~/platform/document/deferred-boot.server'
+import { InlineStylesProvider } from '~/platform/document/inline-styles'
+import { NonceProvider } from '~/platform/document/nonce'
 
 export const streamTimeout = 5_000
 

@@ -1,17 +1,18 @@
 import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from 'react-router'
-import { toast as showToast, Toaster } from 'sonner'
+import { Toaster } from 'sonner'
 import type { Route } from './+types/root'
-import { GeneralErrorBoundary } from './components/error-boundary'
-import { Footer } from './components/layout/footer'
-import { TopBar, type TopBarUser } from './components/layout/top-bar'
-import { NotificationBell } from './components/notifications/notification-bell'
-import { countUnread } from './models/notification.server'
-import { displayName } from './utils/display-name'
-import { useInlineStyles } from './utils/inline-styles'
-import { useNonce } from './utils/nonce'
-import { getCurrentUser } from './utils/permissions.server'
-import { getToast } from './utils/toast.server'
+import { showToast } from '~/ui/toast'
+import { GeneralErrorBoundary } from '~/ui/error-boundary'
+import { Footer } from '~/features/site/components/footer'
+import { TopBar, type TopBarUser } from '~/features/site/components/top-bar'
+import { NotificationBell } from '~/features/notifications/components/notification-bell'
+import { countUnread } from '~/features/notifications/notifications.server'
+import { displayName } from '~/features/account/display-name'
+import { useInlineStyles } from '~/platform/document/inline-styles'
+import { useNonce } from '~/platform/document/nonce'
+import { getCurrentUser } from '~/platform/auth/guards.server'
+import { getToast } from '~/platform/http/toast.server'
 import stylesheet from './app.css?url'
 
 /**
@@ -70,7 +71,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <Footer />
-        <Toaster position="top-center" richColors closeButton />
+        {/* Below the fixed top bar (64 px), so a toast never hides the navigation. */}
+        <Toaster position="top-center" offset={{ top: 76 }} mobileOffset={{ top: 72 }} richColors closeButton />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -85,9 +87,7 @@ export default function App() {
     document.documentElement.dataset.hydrated = ''
   }, [])
   useEffect(() => {
-    if (!toast) return
-    const show = toast.type === 'error' ? showToast.error : toast.type === 'info' ? showToast.info : showToast.success
-    show(toast.title, { description: toast.description })
+    if (toast) showToast(toast)
   }, [toast])
   return <Outlet />
 }

@@ -1,32 +1,42 @@
 import { type RouteConfig, index, route } from '@react-router/dev/routes'
 
-// The spec's URL map (spec 000 §2, 001 §2), plus the server endpoints.
+// The spec's URL map (spec 000 §2, 001 §2), plus the server endpoints. Each feature keeps its
+// route modules in its own folder (docs/decisions/0011-feature-folders.md).
 export default [
-  index('routes/home.tsx'),
-  route('auth', 'routes/auth.tsx'),
-  route('pricing', 'routes/pricing.tsx'),
-  route('sitemap.xml', 'routes/sitemap.ts'),
-  route('forgot-password', 'routes/forgot-password.tsx'),
-  route('reset-password', 'routes/reset-password.tsx'),
-  route('perfil', 'routes/perfil.tsx'),
-  route('perfil/avatar', 'routes/perfil.avatar.ts'),
-  route('usuario/:userId', 'routes/usuario.tsx'),
-  route('uploads/*', 'routes/uploads.ts'),
-  route('comunidad', 'routes/comunidad.tsx'),
-  route('comunidad/posts/:postId/comentarios', 'routes/comunidad.comments.ts'),
-  route('notificaciones', 'routes/notificaciones.ts'),
-  route('notificaciones/stream', 'routes/notificaciones.stream.ts'),
-  route('legal', 'routes/legal.tsx'),
-  route('privacidad', 'routes/privacidad.tsx'),
-  route('success', 'routes/success.tsx'),
-  route('canceled', 'routes/canceled.tsx'),
-  route('logout', 'routes/logout.ts'),
-  route('billing/checkout', 'routes/billing.checkout.ts'),
-  route('billing/portal', 'routes/billing.portal.ts'),
-  route('billing/test-checkout', 'routes/billing.test-checkout.tsx'),
-  route('billing/test-portal', 'routes/billing.test-portal.tsx'),
-  route('api/webhooks/stripe', 'routes/api.webhooks.stripe.ts'),
-  route('api/auth/*', 'routes/api.auth.ts'),
-  route('healthz', 'routes/healthz.ts'),
-  route('*', 'routes/not-found.tsx'),
+  index('features/site/home.route.tsx'),
+  route('pricing', 'features/site/pricing.route.tsx'),
+  route('legal', 'features/site/legal.route.tsx'),
+  route('privacidad', 'features/site/privacy.route.tsx'),
+  route('sitemap.xml', 'features/site/sitemap.route.ts'),
+  route('healthz', 'features/site/healthz.route.ts'),
+
+  route('auth', 'features/account/auth.route.tsx'),
+  route('forgot-password', 'features/account/forgot-password.route.tsx'),
+  route('reset-password', 'features/account/reset-password.route.tsx'),
+  route('logout', 'features/account/logout.route.ts'),
+  route('perfil', 'features/account/profile.route.tsx'),
+  route('api/auth/*', 'features/account/auth-api.route.ts'),
+
+  route('comunidad', 'features/community/layout.route.tsx', [
+    index('features/feed/feed.route.tsx'),
+    route('sesiones', 'features/ceo-sessions/sessions.route.tsx'),
+    route('calendario', 'features/events/calendar.route.tsx'),
+    route('miembros', 'features/members/directory.route.tsx'),
+  ]),
+  route('comunidad/posts/:postId/comentarios', 'features/feed/comments.route.ts'),
+  route('usuario/:userId', 'features/members/member.route.tsx'),
+
+  route('notificaciones', 'features/notifications/notifications.route.tsx'),
+  route('notificaciones/stream', 'features/notifications/stream.route.ts'),
+
+  route('success', 'features/billing/success.route.tsx'),
+  route('canceled', 'features/billing/canceled.route.tsx'),
+  route('billing/checkout', 'features/billing/checkout.route.ts'),
+  route('billing/portal', 'features/billing/portal.route.ts'),
+  route('billing/test-checkout', 'features/billing/test-checkout.route.tsx'),
+  route('billing/test-portal', 'features/billing/test-portal.route.tsx'),
+  route('api/webhooks/stripe', 'features/billing/stripe-webhook.route.ts'),
+
+  route('uploads/*', 'platform/storage/uploads.route.ts'),
+  route('*', 'features/site/not-found.route.tsx'),
 ] satisfies RouteConfig

@@ -29,7 +29,12 @@ function record(text) {
   const current = storage.getStore()
   if (!current || current.paused) return
   current.count += 1
-  current.statements.push(String(text ?? '').replace(/\s+/g, ' ').trim().slice(0, 160))
+  current.statements.push(
+    String(text ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 160),
+  )
 }
 
 function textOf(query) {
@@ -74,7 +79,9 @@ PGlite.prototype.query = function (text, ...rest) {
   record(text)
   const current = storage.getStore()
   // `sql` and internal helpers call query(): count the outer call only.
-  return current ? storage.run({ ...current, paused: true }, () => pgliteQuery.call(this, text, ...rest)) : pgliteQuery.call(this, text, ...rest)
+  return current
+    ? storage.run({ ...current, paused: true }, () => pgliteQuery.call(this, text, ...rest))
+    : pgliteQuery.call(this, text, ...rest)
 }
 const pgliteExec = PGlite.prototype.exec
 PGlite.prototype.exec = function (text, ...rest) {
@@ -84,11 +91,15 @@ PGlite.prototype.exec = function (text, ...rest) {
 const pgliteTransaction = PGlite.prototype.transaction
 PGlite.prototype.transaction = function (callback, ...rest) {
   record('BEGIN')
-  return pgliteTransaction.call(this, async (tx) => {
-    const result = await callback(wrapHandle(tx))
-    record('COMMIT')
-    return result
-  }, ...rest)
+  return pgliteTransaction.call(
+    this,
+    async (tx) => {
+      const result = await callback(wrapHandle(tx))
+      record('COMMIT')
+      return result
+    },
+    ...rest,
+  )
 }
 
 // --- Where the benchmark reads the counters -----------------------------------------------------

@@ -24,11 +24,80 @@ const root = process.cwd()
 const MEMBERS = 1000
 const POSTS = 10000
 
-const FIRST_NAMES = ['Lucía', 'Javier', 'María', 'Carlos', 'Elena', 'Pablo', 'Carmen', 'Andrés', 'Isabel', 'Miguel', 'Laura', 'Fernando', 'Ana', 'Sergio', 'Marta', 'Álvaro', 'Paula', 'Diego', 'Cristina', 'Raúl']
-const LAST_NAMES = ['García', 'Fernández', 'González', 'Rodríguez', 'López', 'Martínez', 'Sánchez', 'Pérez', 'Gómez', 'Martín', 'Jiménez', 'Ruiz', 'Hernández', 'Díaz', 'Moreno', 'Muñoz', 'Álvarez', 'Romero', 'Alonso', 'Navarro']
-const COMPANIES = ['Laboratorios Norte', 'BioSur Pharma', 'MedTech Ibérica', 'Genómica Atlántica', 'Farma Levante', 'Clínica Digital', 'Vacunas del Ebro', 'Oncología Avanzada']
-const POSITIONS = ['Directora General', 'Director Médico', 'Head of Market Access', 'Country Manager', 'Directora Comercial', 'VP Marketing', 'Director de Operaciones', 'CEO']
-const TOPICS = ['el acceso al mercado', 'los lanzamientos de 2025', 'la negociación con las CCAA', 'el liderazgo de equipos médicos', 'la evaluación de tecnologías sanitarias', 'la transformación digital', 'los ensayos descentralizados', 'la fijación de precios']
+const FIRST_NAMES = [
+  'Lucía',
+  'Javier',
+  'María',
+  'Carlos',
+  'Elena',
+  'Pablo',
+  'Carmen',
+  'Andrés',
+  'Isabel',
+  'Miguel',
+  'Laura',
+  'Fernando',
+  'Ana',
+  'Sergio',
+  'Marta',
+  'Álvaro',
+  'Paula',
+  'Diego',
+  'Cristina',
+  'Raúl',
+]
+const LAST_NAMES = [
+  'García',
+  'Fernández',
+  'González',
+  'Rodríguez',
+  'López',
+  'Martínez',
+  'Sánchez',
+  'Pérez',
+  'Gómez',
+  'Martín',
+  'Jiménez',
+  'Ruiz',
+  'Hernández',
+  'Díaz',
+  'Moreno',
+  'Muñoz',
+  'Álvarez',
+  'Romero',
+  'Alonso',
+  'Navarro',
+]
+const COMPANIES = [
+  'Laboratorios Norte',
+  'BioSur Pharma',
+  'MedTech Ibérica',
+  'Genómica Atlántica',
+  'Farma Levante',
+  'Clínica Digital',
+  'Vacunas del Ebro',
+  'Oncología Avanzada',
+]
+const POSITIONS = [
+  'Directora General',
+  'Director Médico',
+  'Head of Market Access',
+  'Country Manager',
+  'Directora Comercial',
+  'VP Marketing',
+  'Director de Operaciones',
+  'CEO',
+]
+const TOPICS = [
+  'el acceso al mercado',
+  'los lanzamientos de 2025',
+  'la negociación con las CCAA',
+  'el liderazgo de equipos médicos',
+  'la evaluación de tecnologías sanitarias',
+  'la transformación digital',
+  'los ensayos descentralizados',
+  'la fijación de precios',
+]
 
 const literal = (value) => `'${String(value).replaceAll("'", "''")}'`
 const array = (values) => `ARRAY[${values.map(literal).join(', ')}]`
@@ -134,7 +203,16 @@ const FEED_ORDER = 'ORDER BY is_pinned DESC, created_at DESC, id DESC'
 
 async function facts(query) {
   const counts = {}
-  for (const table of ['user', 'profiles', 'community_posts', 'post_attachments', 'community_comments', 'post_likes', 'comment_likes', 'notifications']) {
+  for (const table of [
+    'user',
+    'profiles',
+    'community_posts',
+    'post_attachments',
+    'community_comments',
+    'post_likes',
+    'comment_likes',
+    'notifications',
+  ]) {
     const rows = await query(`SELECT count(*)::int AS n FROM "${table}"`)
     counts[table] = rows[0].n
   }

@@ -41,9 +41,16 @@ import { get, runLoad } from '../bench/load.js'
 import { ensureBuild, root } from './ensure-build.js'
 
 const args = new Set(process.argv.slice(2))
-const argValue = (name) => process.argv.slice(2).find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1]
+const argValue = (name) =>
+  process.argv
+    .slice(2)
+    .find((arg) => arg.startsWith(`--${name}=`))
+    ?.split('=')[1]
 const SECONDS = Math.min(60, Math.max(1, Number(argValue('seconds') ?? process.env.BENCH_SECONDS ?? 10) || 10))
-const CONCURRENCY = (argValue('concurrency') ?? '10,50').split(',').map(Number).filter((n) => n > 0 && n <= 200)
+const CONCURRENCY = (argValue('concurrency') ?? '10,50')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0 && n <= 200)
 const WARMUP_SECONDS = 2
 const MAX_REQUESTS = 100_000
 const PORT = 3410
@@ -55,7 +62,7 @@ const START_TIMEOUT_MS = 180_000
 const RESULTS_FILE = path.join(root, 'test-results/bench/latest.json')
 const VERBOSE = args.has('--verbose')
 
-const FEED_DATA = '/comunidad.data?_routes=routes%2Fcomunidad'
+const FEED_DATA = '/comunidad.data?_routes=features%2Ffeed%2Ffeed.route'
 const TARGETS = [
   { name: 'baseline /healthz', path: '/healthz', expect: (body) => body.includes('"ok"') },
   { name: 'baseline /legal', path: '/legal', expect: (body) => body.includes('Aviso Legal') },
@@ -123,7 +130,17 @@ async function onPostgres(statement) {
 function serverEnv(dataDir, databaseUrl) {
   const env = { ...process.env, PORT: String(PORT), APP_URL: BASE_URL, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' }
   // Nothing of the caller's configuration may send mail, payments or data elsewhere.
-  for (const key of ['DATABASE_URL', 'SMTP_URL', 'S3_BUCKET', 'STRIPE_SECRET_KEY', 'ADMIN_EMAILS', 'TRUST_PROXY', 'AUTH_SECRET', 'NODE_OPTIONS']) delete env[key]
+  for (const key of [
+    'DATABASE_URL',
+    'SMTP_URL',
+    'S3_BUCKET',
+    'STRIPE_SECRET_KEY',
+    'ADMIN_EMAILS',
+    'TRUST_PROXY',
+    'AUTH_SECRET',
+    'NODE_OPTIONS',
+  ])
+    delete env[key]
   if (databaseUrl) env.DATABASE_URL = databaseUrl
   return env
 }
@@ -139,7 +156,8 @@ function runSeed(env, logFile) {
     child.stdout.on('data', (chunk) => (out += chunk))
     child.on('error', reject)
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`seeding failed (exit ${code}); see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`))
+      if (code !== 0)
+        return reject(new Error(`seeding failed (exit ${code}); see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`))
       try {
         resolve(JSON.parse(out.trim().split('\n').at(-1)))
       } catch {
@@ -151,7 +169,7 @@ function runSeed(env, logFile) {
 
 async function startServer(env, logFile) {
   const log = openSync(logFile, 'a')
-  const child = spawn(process.execPath, ['--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'scripts/start.js'], {
+  const child = spawn(process.execPath, ['--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'server.js'], {
     cwd: root,
     env: { ...env, BENCH_COUNTER_PORT: String(COUNTER_PORT) },
     stdio: ['ignore', log, log],
@@ -167,7 +185,8 @@ async function startServer(env, logFile) {
   cleanups.push(stop)
   const deadline = Date.now() + START_TIMEOUT_MS
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`)
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with code ${child.exitCode}; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`)
     try {
       const response = await get(`${BASE_URL}/healthz`, { timeoutMs: 2000 })
       if (response.status === 200) return { child, stop }
@@ -293,7 +312,13 @@ async function benchEngine(engine) {
     for (const concurrency of CONCURRENCY) {
       const before = processUsage(server.child.pid)
       const clientBefore = process.cpuUsage()
-      const result = await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency, durationMs: SECONDS * 1000, maxRequests: MAX_REQUESTS })
+      const result = await runLoad({
+        url: `${BASE_URL}${target.path}`,
+        headers,
+        concurrency,
+        durationMs: SECONDS * 1000,
+        maxRequests: MAX_REQUESTS,
+      })
       const clientCpu = process.cpuUsage(clientBefore)
       const after = processUsage(server.child.pid)
       const serverCpuPercent = before && after ? Math.round(((after.cpuSeconds - before.cpuSeconds) / result.seconds) * 100) : null
@@ -322,7 +347,11 @@ async function benchEngine(engine) {
     { name: '/legal', path: '/legal' },
     { name: '/comunidad.data (feed loader only)', path: FEED_DATA, shown: 20 },
     { name: '/comunidad.data (all loaders)', path: '/comunidad.data', shown: 20 },
-    { name: '/comunidad.data “Cargar más”, page 250', path: `/comunidad.data?${new URLSearchParams({ cursor: seeded.cursors.page250, _routes: 'routes/comunidad' })}`, shown: 20 },
+    {
+      name: '/comunidad.data “Cargar más”, page 250',
+      path: `/comunidad.data?${new URLSearchParams({ cursor: seeded.cursors.page250, _routes: 'features/feed/feed.route' })}`,
+      shown: 20,
+    },
     { name: '/comunidad, category with no post', path: feedPath({ categoria: byName.get('Oportunidades').id }), document: true },
     { name: '/comunidad, category with 1 post', path: feedPath({ categoria: byName.get('Médico').id }), document: true },
     { name: '/comunidad, last page (cursor)', path: feedPath({ cursor: seeded.cursors.last }), document: true },
@@ -352,13 +381,29 @@ async function benchEngine(engine) {
   await server.stop()
   const serverLog = readFileSync(logFile, 'utf8')
   endPhase('stop')
-  console.log(`Phases (s): ${Object.entries(phases).map(([name, seconds]) => `${name} ${seconds}`).join(', ')}`)
-  const logProblems = serverLog.split('\n').filter((line) => /"level":(40|50|60)|error/i.test(line)).slice(0, 20)
+  console.log(
+    `Phases (s): ${Object.entries(phases)
+      .map(([name, seconds]) => `${name} ${seconds}`)
+      .join(', ')}`,
+  )
+  const logProblems = serverLog
+    .split('\n')
+    .filter((line) => /"level":(40|50|60)|error/i.test(line))
+    .slice(0, 20)
   if (logProblems.length) {
     console.log(`\nServer log warnings/errors (${logProblems.length} shown):`)
     for (const line of logProblems) console.log(`  ${line.slice(0, 300)}`)
   }
-  return { engine, label, seeded: { counts: c, categories: seeded.categories, migrateSeconds: seeded.migrateSeconds, seedSeconds: seeded.seedSeconds }, phases, scenarios, queries, serverRssMiBAtEnd: usage?.rssMiB ?? null, serverLogProblems: logProblems }
+  return {
+    engine,
+    label,
+    seeded: { counts: c, categories: seeded.categories, migrateSeconds: seeded.migrateSeconds, seedSeconds: seeded.seedSeconds },
+    phases,
+    scenarios,
+    queries,
+    serverRssMiBAtEnd: usage?.rssMiB ?? null,
+    serverLogProblems: logProblems,
+  }
 }
 
 // --- printing ---------------------------------------------------------------------------------------
@@ -396,7 +441,9 @@ function printQueries(queries) {
   console.log(`${'page'.padEnd(44)} ${'posts shown'.padStart(11)} ${'statements'.padStart(10)}`)
   for (const query of queries) {
     const unstable = query.firstRequestStatements !== query.statements ? `  (first request: ${query.firstRequestStatements})` : ''
-    console.log(`${query.name.padEnd(44)} ${String(query.postsShown ?? '-').padStart(11)} ${String(query.statements).padStart(10)}${unstable}`)
+    console.log(
+      `${query.name.padEnd(44)} ${String(query.postsShown ?? '-').padStart(11)} ${String(query.statements).padStart(10)}${unstable}`,
+    )
     if (VERBOSE) for (const text of query.statementTexts) console.log(`      ${text}`)
   }
   const feed = queries.filter((query) => query.name.startsWith('/comunidad,') && query.postsShown > 0)
@@ -442,8 +489,19 @@ try {
     JSON.stringify(
       {
         date: new Date().toISOString(),
-        machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-        settings: { secondsPerScenario: SECONDS, warmUpSeconds: WARMUP_SECONDS, concurrency: CONCURRENCY, maxRequestsPerScenario: MAX_REQUESTS, acceptEncoding: 'gzip' },
+        machine: {
+          cpus: os.cpus().length,
+          model: os.cpus()[0]?.model,
+          memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+          node: process.version,
+        },
+        settings: {
+          secondsPerScenario: SECONDS,
+          warmUpSeconds: WARMUP_SECONDS,
+          concurrency: CONCURRENCY,
+          maxRequestsPerScenario: MAX_REQUESTS,
+          acceptEncoding: 'gzip',
+        },
         results,
         totalSeconds: Math.round((performance.now() - began) / 1000),
       },

@@ -118,7 +118,8 @@ async function auditPage(chrome, pagePath) {
       `  run ${run + 1}/${RUNS} ${pagePath}: performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}, ` +
         `FCP ${lhr.audits['first-contentful-paint']?.displayValue}`,
     )
-    if (process.env.LH_KEEP_RUNS) writeFileSync(path.join(REPORT_DIR, `${pagePath === '/' ? 'home' : pagePath.slice(1)}-run${run + 1}.json`), result.report)
+    if (process.env.LH_KEEP_RUNS)
+      writeFileSync(path.join(REPORT_DIR, `${pagePath === '/' ? 'home' : pagePath.slice(1)}-run${run + 1}.json`), result.report)
   }
   runs.sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0))
   return runs[Math.floor(runs.length / 2)]

@@ -1,4 +1,5 @@
 // `npm run make-admin -- <email>`: grants the admin role to an existing account.
+import { loadDotEnv } from '../server/dotenv.js'
 import { ensureBuild, root } from './ensure-build.js'
 
 const email = process.argv[2]
@@ -8,6 +9,7 @@ if (!email) {
 }
 
 process.chdir(root)
+loadDotEnv(root)
 ensureBuild()
 const app = await import('../build/server/index.js')
 try {

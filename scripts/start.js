@@ -1,6 +1,44 @@
-// `npm start`: builds when needed, then serves the site.
+// `npm start`: builds when needed, then runs the server under supervision: a server that
+// crashes is started again (after 1, 2, 5, 10 s), one that cannot start (bad configuration,
+// port in use) is not, and Ctrl-C or SIGTERM stop it cleanly.
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { loadDotEnv } from '../server/dotenv.js'
 import { ensureBuild, root } from './ensure-build.js'
 
 process.chdir(root)
+loadDotEnv(root)
 ensureBuild()
-await import('../server.js')
+
+/** server.js exits with this when it cannot start at all: restarting would not help. */
+const CANNOT_START = 78
+const RESTART_DELAYS_MS = [1000, 2000, 5000, 10_000]
+const STABLE_AFTER_MS = 60_000
+
+let child
+let stopping = false
+let crashes = 0
+
+function startServer() {
+  const startedAt = Date.now()
+  // Node's own flags (--import, --cpu-prof…) apply to the server itself.
+  child = spawn(process.execPath, [...process.execArgv, path.join(root, 'server.js')], { stdio: 'inherit', env: process.env })
+  child.on('exit', (code, signal) => {
+    if (stopping) process.exit(code ?? 0)
+    if (code === CANNOT_START) process.exit(CANNOT_START)
+    crashes = Date.now() - startedAt > STABLE_AFTER_MS ? 1 : crashes + 1
+    const delay = RESTART_DELAYS_MS[Math.min(crashes - 1, RESTART_DELAYS_MS.length - 1)]
+    console.error(`The server stopped (${signal ?? `exit code ${code}`}); starting it again in ${delay / 1000} s.`)
+    setTimeout(startServer, delay)
+  })
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopping = true
+    if (child && child.exitCode === null) child.kill(signal)
+    else process.exit(0)
+  })
+}
+
+startServer()

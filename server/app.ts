@@ -1,15 +1,21 @@
 import 'react-router'
 import { createRequestHandler } from '@react-router/express'
 import express from 'express'
-import { closeDatabase, openDatabase } from '~/db/client.server'
-import { grantRoleByEmail } from '~/models/role.server'
-import { CLIENT_IP_HEADER } from '~/utils/auth.server'
-import { getEnv } from '~/utils/env.server'
-import { logger } from '~/utils/logger.server'
-import { startMailWorker, stopMailWorker } from '~/utils/mail.server'
-import { startRealtime, stopRealtime } from '~/utils/realtime.server'
-import { press } from '~/content/landing'
-import { bodySizeLimit, sameOriginWrites, securityHeaders, trustProxySetting } from './security'
+import { closeDatabase, openDatabase } from '~/platform/db/client.server'
+import { grantRoleByEmail } from '~/features/members/roles.server'
+import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
+import { getEnv } from '~/platform/env.server'
+import { newRequestId, runWithRequestId } from '~/platform/http/request-context.server'
+import { logger } from '~/platform/logger.server'
+import { scheduleHousekeeping } from '~/platform/jobs/housekeeping.server'
+import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
+// Every module that defines jobs, so this process's worker runs them all.
+import '~/platform/mail/mail.server'
+import '~/features/account/password-reset.server'
+import { startRealtime, stopRealtime } from '~/platform/realtime.server'
+import { press } from '~/features/site/content'
+import { placeholderFields } from '~/site.config'
+import { allowedMethods, bodySizeLimit, sameOriginWrites, securityHeaders, trustProxySetting } from './security'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -17,28 +23,42 @@ declare module 'react-router' {
   }
 }
 
-export { grantRoleByEmail, trustProxySetting }
+export { grantRoleByEmail, listFailedJobs, logger, retryFailedJobs, trustProxySetting }
 
 /** Largest body of a request that is not a file upload (forms, JSON, webhooks). */
 const MAX_FORM_BODY_BYTES = 1024 * 1024
+
+/**
+ * The configuration is complete for where the site runs: valid variables (env.server.ts) and,
+ * on a public address, the operator's own details in app/site.config.ts, not the examples.
+ */
+export function checkConfiguration() {
+  const env = getEnv()
+  const placeholders = env.isPublic ? placeholderFields() : []
+  if (placeholders.length > 0) {
+    throw new Error(
+      `app/site.config.ts still holds example data (${placeholders.join(', ')}); the legal pages would show it to members. Put the operator's details there first.`,
+    )
+  }
+  return env
+}
 
 /** Opens the database (taking the embedded lock, applying migrations) and starts workers. */
 export async function startUp() {
   const env = getEnv()
   await openDatabase(
-    env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL }
-      : { kind: 'pglite', dataDir: `${env.DATA_DIR.replace(/\/+$/, '')}/db` },
+    env.DATABASE_URL ? { kind: 'postgres', url: env.DATABASE_URL } : { kind: 'pglite', dataDir: `${env.DATA_DIR.replace(/\/+$/, '')}/db` },
   )
   await startRealtime()
-  startMailWorker()
+  await startJobWorker()
+  await scheduleHousekeeping()
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
 }
 
 export async function shutDown() {
   // Open event streams end first, so the HTTP server can close.
   await stopRealtime()
-  await stopMailWorker()
+  await stopJobWorker()
   await closeDatabase()
 }
 
@@ -52,17 +72,37 @@ export async function openForCli() {
   )
 }
 
+/**
+ * The built browser files: hashed assets cached for a year, the rest for an hour, each with the
+ * headers that keep a file inert (the pages' own CSP comes with the pages).
+ */
+export function staticFiles() {
+  const router = express.Router()
+  const setHeaders = (res: express.Response) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
+  }
+  router.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false, setHeaders }))
+  router.use(express.static('build/client', { maxAge: '1h', index: false, setHeaders }))
+  return router
+}
+
 export function createApp({ development }: { development: boolean }) {
   const env = getEnv()
   const app = express.Router()
   app.use(
     securityHeaders({ development, https: env.APP_URL.startsWith('https://'), frameSources: [new URL(press.podcast.embedUrl).origin] }),
   )
-  app.use((req, _res, next) => {
+  app.use((req, res, next) => {
     // One trustworthy client address for rate limits and sessions; a client cannot set it.
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
-    next()
+    // Every log line of this request carries its id; the browser gets it to quote.
+    const requestId = newRequestId()
+    res.setHeader('X-Request-Id', requestId)
+    runWithRequestId(requestId, next)
   })
+  app.use(allowedMethods())
   app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: ['/api/webhooks/'] }))
   app.use(bodySizeLimit({ maxBytes: MAX_FORM_BODY_BYTES }))
   app.use(

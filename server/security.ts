@@ -15,7 +15,9 @@ export function securityHeaders({
   /** Origins whose players the pages may embed (the podcast, from the landing content). */
   frameSources?: string[]
 }) {
-  return (_req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
+    // Stored files carry their own, stricter headers (platform/storage/uploads.route.ts).
+    if (req.path.startsWith('/uploads/')) return next()
     const nonce = randomBytes(16).toString('base64')
     res.locals.cspNonce = nonce
     const scriptSrc = development ? `'self' 'unsafe-inline'` : `'self' 'nonce-${nonce}'`
@@ -58,12 +60,36 @@ export function sameOriginWrites({ appOrigin, exemptPrefixes }: { appOrigin: str
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method) || exemptPrefixes.some((prefix) => req.path.startsWith(prefix))) return next()
     const fetchSite = req.get('sec-fetch-site')
-    const origin = req.get('origin')
+    const origin = req.get('origin') ?? originOf(req.get('referer'))
     const requestOrigin = `${req.protocol}://${req.get('host')}`
+    // Every browser we serve sends Origin (or at least Sec-Fetch-Site) with a form post or a
+    // fetch: a write that says where it comes from in neither is not one of our pages.
+    const knownProvenance = Boolean(origin || fetchSite)
     const allowedOrigin = !origin || origin === appOrigin || origin === requestOrigin
     const allowedSite = !fetchSite || fetchSite === 'same-origin' || fetchSite === 'none'
-    if (allowedOrigin && allowedSite) return next()
+    if (knownProvenance && allowedOrigin && allowedSite) return next()
     res.status(403).type('text/plain; charset=utf-8').send('Solicitud rechazada: origen no permitido')
+  }
+}
+
+function originOf(referer: string | undefined) {
+  if (!referer) return undefined
+  try {
+    return new URL(referer).origin
+  } catch {
+    return 'null'
+  }
+}
+
+/** The methods the site answers; anything else (TRACE, CONNECT, DELETE…) is a 405. */
+const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS']
+
+export function allowedMethods() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'OPTIONS' && ALLOWED_METHODS.includes(req.method)) return next()
+    res.setHeader('Allow', ALLOWED_METHODS.join(', '))
+    if (req.method === 'OPTIONS') res.status(204).end()
+    else res.status(405).type('text/plain; charset=utf-8').send('Método no permitido')
   }
 }
 

@@ -1,61 +1,6 @@
-import { mkdirSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
 import { type Page } from '@playwright/test'
+import { expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
-const NARROW = { width: 360, height: 740 }
-const MOBILE = { width: 390, height: 844 }
-const SCREENS_DIR = 'test-results/screens'
-
-type Violation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number]
-
-/** One readable line per violation and element: what, why, where. */
-function describeViolations(violations: Violation[]) {
-  return violations
-    .map((violation) => {
-      const nodes = violation.nodes
-        .map((node) => `      - ${node.target.join(' ')}${node.failureSummary ? `\n        ${node.failureSummary.replace(/\n\s*/g, ' · ')}` : ''}`)
-        .join('\n')
-      return `  [${violation.impact ?? 'n/a'}] ${violation.id}: ${violation.help}\n    ${violation.helpUrl}\n${nodes}`
-    })
-    .join('\n')
-}
-
-async function expectNoAxeViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()
-  if (violations.length > 0) console.log(`\nAxe violations on ${label}:\n${describeViolations(violations)}\n`)
-  // Soft: a test checking several states reports every one of them.
-  expect.soft(violations.length, `axe violations on ${label}:\n${describeViolations(violations)}`).toBe(0)
-}
-
-/** No horizontal scrolling at 360 px: nothing wider than the screen. */
-async function expectNoHorizontalOverflow(page: Page, label: string) {
-  await page.setViewportSize(NARROW)
-  await page.waitForFunction(() => window.innerWidth === 360)
-  const { scrollWidth, culprits } = await page.evaluate(() => {
-    // The innermost elements reaching past the right edge: what to fix.
-    const limit = document.documentElement.clientWidth + 1
-    const wide = [...document.body.querySelectorAll<HTMLElement>('*')].filter(
-      (element) => element.getBoundingClientRect().right > limit && getComputedStyle(element).position !== 'fixed',
-    )
-    const innermost = wide.filter((element) => !wide.some((other) => other !== element && element.contains(other)))
-    const describe = (element: HTMLElement) => {
-      const classes = element.getAttribute('class')?.trim().split(/\s+/).slice(0, 6).join('.') ?? ''
-      const text = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 60)
-      return `<${element.tagName.toLowerCase()}${classes ? ` class="${classes}"` : ''}> right=${Math.round(element.getBoundingClientRect().right)}px "${text}"`
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, culprits: innermost.slice(0, 8).map(describe) }
-  })
-  expect.soft(scrollWidth, `horizontal overflow on ${label} at 360 px; elements past the edge:\n  ${culprits.join('\n  ')}`).toBeLessThanOrEqual(
-    NARROW.width,
-  )
-}
-
-async function screenshot(page: Page, name: string) {
-  mkdirSync(SCREENS_DIR, { recursive: true })
-  await page.screenshot({ path: `${SCREENS_DIR}/${name}.png`, fullPage: true })
-}
 
 /** Wait for hydration (React attaches the router) so the page is the one a visitor sees. */
 async function gotoSettled(page: Page, path: string) {
@@ -70,7 +15,7 @@ const PUBLIC_PAGES: Array<{ path: string; heading: string | RegExp; status?: num
   { path: '/auth?tab=registro', heading: 'Crea tu cuenta' },
   { path: '/auth?tab=recuperar', heading: 'Recuperar contraseña' },
   { path: '/forgot-password', heading: 'Recuperar contraseña' },
-  { path: '/reset-password?type=recovery&token=x', heading: 'Nueva contraseña' },
+  { path: '/reset-password?type=recovery&token=x', heading: 'Enlace de recuperación inválido' },
   { path: '/legal', heading: 'Aviso Legal y Condiciones de Uso' },
   { path: '/privacidad', heading: 'Política de Privacidad y Cookies' },
   { path: '/success', heading: '¡Pago procesado!' },

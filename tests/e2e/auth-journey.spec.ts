@@ -96,7 +96,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
       // While the server works, the button says so and cannot be pressed twice.
       await expect(page.getByRole('button', { name: 'Registrando...' })).toBeDisabled()
       await releaseFormPosts(page)
-      await expectToast(page, 'Cuenta creada exitosamente. Revisa tu email para confirmar tu cuenta.')
+      await expectToast(page, '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.')
       // The sign-in form opens with the e-mail filled in.
       await expect(page.locator('form#sign-in')).toBeVisible()
       await expect(page.getByRole('navigation', { name: 'Acceso' }).getByRole('link', { name: 'Iniciar Sesión' })).toHaveAttribute(
@@ -125,8 +125,8 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
       await expect(items.filter({ hasText: 'Nombre' })).toContainText('(completado)')
       await expect(items.filter({ hasText: 'Apellido' })).toContainText('(completado)')
       await expect(page.getByText(account.email).first()).toBeVisible()
-      // The top bar shows the signed-in member: avatar with the e-mail's first letter.
-      await expect(page.getByRole('button', { name: 'Menú de usuario' })).toHaveText(account.email.charAt(0))
+      // The top bar shows the signed-in member: avatar with the name's first letter.
+      await expect(page.getByRole('button', { name: 'Menú de usuario' })).toHaveText(account.firstName.charAt(0))
       await expect(page.getByRole('banner').getByRole('link', { name: 'Iniciar Sesión' })).toHaveCount(0)
     })
 
@@ -154,7 +154,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('iniciar sesión', async () => {
       await submitSignIn(page, account.email, account.password)
-      await expectToast(page, 'Sesión iniciada exitosamente')
+      await expectToast(page, '¡Sesión iniciada correctamente!')
       // Home of a member is /comunidad, which sends an incomplete profile to /perfil.
       await expect(page).toHaveURL(/\/perfil(\?|$)/)
       await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible()
@@ -319,7 +319,12 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
       { path: '/reset-password?type=signup&token=x', message: 'Enlace de recuperación inválido' },
       { path: '/reset-password', message: 'Enlace de recuperación inválido' },
       { path: '/reset-password?type=recovery', message: 'Enlace de recuperación inválido' },
-      { path: '/reset-password?error=access_denied&error_description=Enlace+caducado', message: 'Enlace caducado' },
+      // The link's own words never reach the page: only the fixed message of a known code.
+      { path: '/reset-password?error=access_denied&error_description=Enlace+caducado', message: 'Enlace de recuperación inválido' },
+      {
+        path: '/reset-password?error=INVALID_TOKEN&error_description=Llama+al+900',
+        message: 'El enlace de recuperación no es válido o ha caducado',
+      },
     ]) {
       test(`${path} lleva a /auth con "${message}"`, async ({ page }) => {
         await page.goto(path)

@@ -2,6 +2,7 @@ import { type Browser, type BrowserContext, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { awaitHydrationOnGoto, expect, test } from './support/fixtures'
 import { createConfirmedAccount } from './support/accounts'
+import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expectToast } from './support/ui'
 
 // One story, in order: two members complete their profiles, the admin makes them premium,
@@ -46,7 +47,9 @@ async function completeProfile(page: Page, company: string, position: string) {
 }
 
 test.beforeAll(async () => {
-  portrait = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2d6a8a' } }).png().toBuffer()
+  portrait = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2d6a8a' } })
+    .png()
+    .toBuffer()
 })
 test.afterAll(async () => {
   await Promise.all(contexts.map((context) => context.close()))
@@ -81,17 +84,17 @@ test('the admin grants premium and a role from the member profile', async ({ bro
     await pages.admin.goto(`/usuario/${memberId}`)
     await expect(pages.admin.getByRole('heading', { name })).toBeVisible()
     await pages.admin.getByRole('button', { name: 'Activar Premium' }).click()
-    await expectToast(pages.admin, 'Usuario activado como Premium')
+    await expectToast(pages.admin, 'Usuario promovido a premium')
     await expect(pages.admin.getByRole('heading', { name }).getByText('Premium')).toBeVisible()
   }
-  await pages.admin.getByRole('button', { name: 'Asignar rol moderator' }).click()
-  await expectToast(pages.admin, 'Rol moderator asignado correctamente')
-  await expect(pages.admin.getByRole('button', { name: 'Quitar rol moderator' })).toBeVisible()
+  await pages.admin.getByRole('button', { name: 'Asignar rol moderador' }).click()
+  await expectToast(pages.admin, 'Rol moderador asignado correctamente')
+  await expect(pages.admin.getByRole('button', { name: 'Quitar rol moderador' })).toBeVisible()
 })
 
 test('a premium member finds another in the directory (accents and case ignored)', async () => {
   const ana = pages.ana!
-  await ana.goto('/comunidad?tab=miembros')
+  await ana.goto('/comunidad/miembros')
   await ana.getByRole('searchbox', { name: 'Buscar miembros' }).fill('medtech LEVANTE')
   await ana.getByRole('button', { name: 'Buscar', exact: true }).click()
   await expect(ana.getByText('1 miembro', { exact: true })).toBeVisible()
@@ -107,7 +110,11 @@ test('a like and a comment on Bruno’s post reach his bell live, without reload
   const bruno = pages.bruno!
   const ana = pages.ana!
   await bruno.goto('/comunidad')
-  await bruno.getByRole('button', { name: 'Nuevo Post' }).or(bruno.getByRole('link', { name: 'Nuevo Post' })).first().click()
+  await bruno
+    .getByRole('button', { name: 'Nuevo Post' })
+    .or(bruno.getByRole('link', { name: 'Nuevo Post' }))
+    .first()
+    .click()
   const dialog = bruno.getByRole('dialog', { name: 'Crear post' })
   await dialog.getByLabel('Título').fill('¿Cómo preparasteis el salto a dirección general?')
   await dialog.getByLabel('Contenido').fill('Busco experiencias de quienes pasaron de una dirección funcional a country manager.')
@@ -120,7 +127,9 @@ test('a like and a comment on Bruno’s post reach his bell live, without reload
   await bruno.waitForTimeout(500)
 
   await ana.goto('/comunidad')
-  const post = ana.locator('article').filter({ has: ana.getByRole('heading', { name: '¿Cómo preparasteis el salto a dirección general?' }) })
+  const post = ana
+    .locator('article')
+    .filter({ has: ana.getByRole('heading', { name: '¿Cómo preparasteis el salto a dirección general?' }) })
   await post.getByRole('button', { name: 'Me gusta' }).click()
   await expect(post.getByRole('button', { name: 'Quitar me gusta' })).toHaveAttribute('aria-pressed', 'true')
   await post.getByRole('button', { name: /0 comentarios/ }).click()
@@ -141,9 +150,12 @@ test('posts loaded with “Cargar más” stay, and stay current, when one of th
   const bruno = pages.bruno!
   // Twenty-one newer posts push Bruno's below the first page (20 posts); each member may post
   // 20 an hour, so Ana and Bruno share them.
-  for (const [author, count] of [[pages.ana!, 10], [bruno, 11]] as const) {
+  for (const [author, count] of [
+    [pages.ana!, 10],
+    [bruno, 11],
+  ] as const) {
     for (let n = 1; n <= count; n++) {
-      const response = await author.request.post('/comunidad', {
+      const response = await author.request.post('/comunidad?index', {
         form: { intent: 'create-post', postType: 'text', title: `Serie ${n} de ${count}` },
         headers: { Origin: process.env.E2E_BASE_URL! },
         maxRedirects: 0,
@@ -237,4 +249,87 @@ test('without JavaScript a member posts a link, comments, replies, edits and del
   await revised.locator('footer summary', { hasText: 'Eliminar' }).click()
   await revised.locator('footer').getByRole('button', { name: 'Eliminar' }).click()
   await expect(page.getByRole('heading', { name: 'Informe revisado' })).toHaveCount(0)
+})
+
+test('at 390 × 844 and 1280 × 800: the feed, the bell, the notifications page, the profile and the auth page fit, pass axe, and were looked at', async ({
+  browser,
+}) => {
+  const bruno = pages.bruno!
+  const visitor = await newPage(browser)
+  for (const [label, viewport] of [
+    ['390', MOBILE],
+    ['1280', DESKTOP],
+  ] as const) {
+    await bruno.setViewportSize(viewport)
+    await bruno.goto('/comunidad')
+    await expect(bruno.locator('article[id^="post-"]').first()).toBeVisible()
+    await expectNoHorizontalOverflow(bruno, `/comunidad at ${label}`, viewport)
+    await expectNoAxeViolations(bruno, `/comunidad at ${label}`)
+    await screenshot(bruno, `feed-${label}`)
+
+    // The comments of a post open, with the reply form inside its card.
+    const post = bruno
+      .locator('article[id^="post-"]')
+      .filter({ has: bruno.getByRole('heading', { name: '¿Cómo preparasteis el salto a dirección general?' }) })
+    await post.getByRole('button', { name: /comentarios?$/ }).click()
+    await post.getByRole('button', { name: 'Responder' }).first().click()
+    await expect(post.getByLabel('Escribe una respuesta')).toBeVisible()
+    await expectNoHorizontalOverflow(bruno, `/comunidad with a reply form at ${label}`, viewport)
+    await screenshot(bruno, `feed-reply-${label}`)
+
+    const bell = bruno.getByRole('button', { name: /^Notificaciones/ })
+    await bell.click()
+    await expect(bruno.getByRole('menu')).toBeVisible()
+    await expectNoAxeViolations(bruno, `the bell at ${label}`)
+    await screenshot(bruno, `bell-${label}`)
+    await bruno.keyboard.press('Escape')
+
+    await bruno.goto('/notificaciones')
+    await expect(bruno.getByRole('heading', { level: 1, name: 'Notificaciones' })).toBeVisible()
+    await expect(bruno.getByRole('list', { name: 'Notificaciones' }).getByRole('listitem').first()).toBeVisible()
+    await expectNoHorizontalOverflow(bruno, `/notificaciones at ${label}`, viewport)
+    await expectNoAxeViolations(bruno, `/notificaciones at ${label}`)
+    await screenshot(bruno, `notifications-${label}`)
+
+    await bruno.goto('/perfil')
+    await expect(bruno.getByRole('heading', { level: 1, name: 'Mi Perfil' })).toBeVisible()
+    await expectNoHorizontalOverflow(bruno, `/perfil at ${label}`, viewport)
+    await expectNoAxeViolations(bruno, `/perfil at ${label}`)
+    await screenshot(bruno, `profile-${label}`)
+
+    await visitor.setViewportSize(viewport)
+    await visitor.goto('/auth?tab=registro')
+    await expect(visitor.getByRole('heading', { name: 'Crea tu cuenta' })).toBeVisible()
+    await expectNoHorizontalOverflow(visitor, `/auth at ${label}`, viewport)
+    await expectNoAxeViolations(visitor, `/auth at ${label}`)
+    await screenshot(visitor, `auth-${label}`)
+  }
+})
+
+test('the notifications page lists, filters and marks as read; the bell groups and links to it', async () => {
+  const bruno = pages.bruno!
+  await bruno.setViewportSize(DESKTOP)
+  await bruno.goto('/notificaciones')
+  const list = bruno.getByRole('list', { name: 'Notificaciones' })
+  await expect(list.getByRole('listitem').first()).toBeVisible()
+  await bruno.getByRole('link', { name: /^No leídas/ }).click()
+  await expect(bruno).toHaveURL(/\/notificaciones\?solo=no-leidas$/)
+  await bruno.getByRole('button', { name: 'Marcar todas como leídas' }).click()
+  await expect(bruno.getByText('No tienes notificaciones sin leer.')).toBeVisible()
+  await expect(bruno.getByRole('button', { name: 'Notificaciones' })).toBeVisible()
+})
+
+test('a like on an open feed moves the count on the other member’s screen without reloading', async () => {
+  const [ana, bruno] = [pages.ana!, pages.bruno!]
+  const title = '¿Cómo preparasteis el salto a dirección general?'
+  await bruno.goto('/comunidad')
+  await ana.goto('/comunidad')
+  const card = (page: Page) => page.locator('article[id^="post-"]').filter({ has: page.getByRole('heading', { name: title }) })
+  const likeOf = (page: Page) => card(page).locator('footer button[aria-pressed]').first()
+  const before = Number(await likeOf(bruno).innerText())
+  // Let Bruno's event stream connect before Ana acts.
+  await bruno.waitForTimeout(500)
+  await likeOf(ana).click()
+  const expected = (await likeOf(ana).getAttribute('aria-pressed')) === 'true' ? before + 1 : before - 1
+  await expect(likeOf(bruno)).toHaveText(String(expected))
 })

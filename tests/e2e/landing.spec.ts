@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { type Locator, type Page } from '@playwright/test'
-import { faq, press, quotes } from '../../app/content/landing'
+import { faq, press, quotes } from '../../app/features/site/content'
 import { site } from '../../app/site.config'
 import { expect, test } from './support/fixtures'
 import { pathOf } from './support/ui'
@@ -218,7 +218,7 @@ test.describe('Portada', () => {
     await expect(player).toBeFocused()
   })
 
-  test('barra de admisión: aparece pasado el 80% de la pantalla, cuenta atrás en 0', async ({ page }) => {
+  test('barra de admisión: aparece pasado el 80% de la pantalla; pasada la fecha, admisión abierta sin cuenta atrás', async ({ page }) => {
     await gotoSettled(page, '/')
     const bar = stickyBar(page)
     await expect(bar).toBeHidden()
@@ -229,13 +229,11 @@ test.describe('Portada', () => {
 
     await scrollTo(page, threshold + 40)
     await expect(bar).toBeVisible()
-    await expect(bar).toContainText('Lanzamiento en:')
     await expectNewTabLink(bar.getByRole('link', { name: /^Solicitar admisión/ }), site.admissionFormUrl)
-    // The default launch date (2025-10-31) has passed: every value stays at zero.
-    for (const unit of ['days', 'hours', 'minutes', 'seconds']) {
-      await expect(countdownValue(page, unit)).toHaveAttribute('data-value', '0')
-    }
-    await expect(bar.getByTestId('countdown')).toHaveText(/00d.*00h.*00m.*00s/)
+    // The configured launch date (2025-10-31) has passed: no frozen 00d 00h 00m 00s, but the open admission.
+    await expect(bar.getByTestId('admission-open')).toContainText('Admisión abierta')
+    await expect(bar).not.toContainText('Lanzamiento en:')
+    await expect(bar.getByTestId('countdown')).toHaveCount(0)
 
     await scrollTo(page, 0)
     await expect(bar).toBeHidden()

@@ -58,8 +58,8 @@ test.describe('Menú de usuario (escritorio)', () => {
     await expect(bar.getByRole('link', { name: 'Iniciar Sesión' })).toHaveCount(0)
     await expect(bar.getByRole('link', { name: 'Registrarse' })).toHaveCount(0)
     const trigger = bar.getByRole('button', { name: 'Menú de usuario' })
-    // No picture: the first letter of the e-mail.
-    await expect(trigger).toHaveText(member.email.charAt(0))
+    // No picture: the first letter of the name.
+    await expect(trigger).toHaveText(member.firstName.charAt(0))
     await trigger.click()
 
     const menu = page.getByRole('menu')
@@ -132,7 +132,7 @@ test.describe('Menús en móvil (390 px)', () => {
       const user = mobileUserButton(page)
       await expect(user).toBeVisible()
       await expect(user).toHaveAccessibleName('Menú de usuario')
-      await expect(user).toHaveText(member.email.charAt(0))
+      await expect(user).toHaveText(member.firstName.charAt(0))
       await expect(user).toHaveAttribute('aria-expanded', 'false')
 
       await nav.click()
@@ -220,7 +220,7 @@ test.describe('Páginas sueltas', () => {
     const response = await page.goto('/esta-pagina-no-existe/de-verdad')
     expect(response?.status()).toBe(404)
     await expect(page.getByRole('heading', { level: 1, name: '404' })).toBeVisible()
-    await expect(page.getByText('Oops! Page not found')).toBeVisible()
+    await expect(page.getByText('Página no encontrada')).toBeVisible()
     const back = page.getByRole('main').getByRole('link', { name: 'Volver al inicio' })
     await expect(back).toHaveAttribute('href', '/')
     await back.click()
@@ -266,6 +266,6 @@ test.describe('Rutas protegidas', () => {
     await signIn(page, member.email, member.password, { navigate: false })
     await expect(page).toHaveURL(/\/perfil$/)
     await expect(page.getByRole('heading', { level: 1, name: 'Mi Perfil' })).toBeVisible()
-    await expectToast(page, 'Sesión iniciada exitosamente')
+    await expectToast(page, '¡Sesión iniciada correctamente!')
   })
 })

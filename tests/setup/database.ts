@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import pg from 'pg'
 import { afterAll, beforeAll } from 'vitest'
-import { closeDatabase, getDatabase, openDatabase } from '~/db/client.server'
+import { closeDatabase, getDatabase, openDatabase } from '~/platform/db/client.server'
 
 /**
  * Opens a fresh, migrated database for the calling test file: an in-memory PGlite by
@@ -13,13 +14,16 @@ export function useTestDatabase() {
   beforeAll(async () => {
     const serverUrl = process.env.DATABASE_URL
     if (!serverUrl) {
-      await openDatabase({ kind: 'pglite', dataDir: undefined })
+      const templateFile = process.env.TEST_DATABASE_TEMPLATE
+      const template = templateFile ? new Blob([await readFile(templateFile)]) : undefined
+      await openDatabase({ kind: 'pglite', dataDir: undefined, template })
       return
     }
     const name = `test_${randomUUID().replaceAll('-', '')}`
     const admin = new pg.Client({ connectionString: serverUrl })
     await admin.connect()
-    await admin.query(`create database ${name}`)
+    const template = process.env.TEST_DATABASE_TEMPLATE
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`)
     await admin.end()
     const url = new URL(serverUrl)
     url.pathname = `/${name}`
@@ -44,5 +48,9 @@ export function useTestDatabase() {
     await closeDatabase()
     await dropDatabase?.()
   })
-  return { get database() { return getDatabase() } }
+  return {
+    get database() {
+      return getDatabase()
+    },
+  }
 }

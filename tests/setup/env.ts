@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseEnv, setEnv } from '~/utils/env.server'
+import { parseEnv, setEnv } from '~/platform/env.server'
 
 // Every test file gets its own configuration: a localhost app, no SMTP, a throwaway data folder.
 setEnv(

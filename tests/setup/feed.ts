@@ -1,14 +1,14 @@
-import * as comunidadRoute from '~/routes/comunidad'
+import * as feedRoute from '~/features/feed/feed.route'
 import { BASE_URL, formRequest, getRequest, run, TEST_IP } from './requests'
 
 const context = { cspNonce: 'test' }
 
 export function feedAction(fields: Record<string, string>, cookie?: string) {
-  return run(() => comunidadRoute.action({ request: formRequest('/comunidad', fields, { cookie }), params: {}, context } as any))
+  return run(() => feedRoute.action({ request: formRequest('/comunidad?index', fields, { cookie }), params: {}, context } as any))
 }
 
 export function feedLoader(query: string, cookie?: string) {
-  return run(() => comunidadRoute.loader({ request: getRequest(`/comunidad${query}`, { cookie }), params: {}, context } as any))
+  return run(() => feedRoute.loader({ request: getRequest(`/comunidad${query}`, { cookie }), params: {}, context } as any))
 }
 
 /** A multipart post with files, as the Create Post dialog sends it. */
@@ -20,11 +20,12 @@ export function createPostWithFiles(
   const body = new FormData()
   body.append('intent', 'create-post')
   for (const [key, value] of Object.entries(fields)) body.append(key, value)
-  for (const file of files) body.append('attachments', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name)
+  for (const file of files)
+    body.append('attachments', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name)
   const headers = new Headers({ Origin: BASE_URL, 'x-app-client-ip': TEST_IP })
   if (cookie) headers.set('Cookie', cookie)
-  const request = new Request(`${BASE_URL}/comunidad`, { method: 'POST', body, headers })
-  return run(() => comunidadRoute.action({ request, params: {}, context } as any))
+  const request = new Request(`${BASE_URL}/comunidad?index`, { method: 'POST', body, headers })
+  return run(() => feedRoute.action({ request, params: {}, context } as any))
 }
 
 export async function createPost(cookie: string, fields: Record<string, string> = {}) {

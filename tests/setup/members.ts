@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
-import { getDb } from '~/db/client.server'
-import { profiles, userRoles } from '~/db/schema'
+import { getDb } from '~/platform/db/client.server'
+import { profiles } from '~/features/account/schema'
+import { userRoles } from '~/platform/auth/schema'
 import { createConfirmedUser } from './requests'
 
 export async function completeProfile(userId: string, extra: Partial<typeof profiles.$inferInsert> = {}) {

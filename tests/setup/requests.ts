@@ -1,17 +1,14 @@
-import { desc, eq } from 'drizzle-orm'
-import { getDb } from '~/db/client.server'
-import { mailOutbox } from '~/db/schema'
-import { getAuth } from '~/utils/auth.server'
+import { and, desc, eq, sql } from 'drizzle-orm'
+import { getDb } from '~/platform/db/client.server'
+import { runDueJobs } from '~/platform/jobs/jobs.server'
+import { jobs } from '~/platform/jobs/schema'
+import { getAuth } from '~/platform/auth/auth.server'
 
 export const BASE_URL = 'http://localhost:3000'
 export const TEST_IP = '203.0.113.7'
 
 /** A browser-like form post: same-origin, from the client address the Express server would set. */
-export function formRequest(
-  path: string,
-  fields: Record<string, string>,
-  { cookie, ip = TEST_IP }: { cookie?: string; ip?: string } = {},
-) {
+export function formRequest(path: string, fields: Record<string, string>, { cookie, ip = TEST_IP }: { cookie?: string; ip?: string } = {}) {
   const headers = new Headers({
     'Content-Type': 'application/x-www-form-urlencoded',
     Origin: BASE_URL,
@@ -51,7 +48,9 @@ export async function run(call: () => Promise<unknown> | unknown): Promise<Outco
     let data: unknown = text
     try {
       data = JSON.parse(text)
-    } catch {}
+    } catch {
+      // Not JSON: the text itself.
+    }
     return { status: value.status, location: value.headers.get('Location'), headers: value.headers, data }
   }
   if (isDataWithInit(value)) {
@@ -79,13 +78,23 @@ export function cookiesFrom(headers: Headers, previous = '') {
   return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
 }
 
+export interface QueuedMail {
+  to: string
+  subject: string
+  html: string
+  text: string
+  headers?: Record<string, string>
+}
+
+/** The newest e-mail queued for `to` (optionally with that subject), after running due jobs but mail. */
 export async function latestMailTo(to: string, subject?: string) {
+  await runDueJobs({ names: ['account.password-reset'] })
   const rows = await getDb()
-    .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.toAddress, to))
-    .orderBy(desc(mailOutbox.id))
-  return rows.find((row) => !subject || row.subject === subject)
+    .select({ payload: jobs.payload })
+    .from(jobs)
+    .where(and(eq(jobs.name, 'mail.send'), sql`${jobs.payload}->>'to' = ${to}`))
+    .orderBy(desc(jobs.id))
+  return rows.map((row) => row.payload as QueuedMail).find((mail) => !subject || mail.subject === subject)
 }
 
 export function firstLink(text: string) {
@@ -114,4 +123,12 @@ export async function createConfirmedUser({
   const mail = await latestMailTo(email, 'Confirma tu email')
   const response = await auth.handler(new Request(firstLink(mail!.text), { headers: { 'x-app-client-ip': TEST_IP } }))
   return { userId: signUp.user.id, email, password, cookie: cookiesFrom(response.headers) }
+}
+
+/** The toast a redirect carries in its flash cookie, as the next page's root loader reads it. */
+export async function readToast(headers: Headers) {
+  const { getToast } = await import('~/platform/http/toast.server')
+  const cookie = cookiesFrom(headers)
+  if (!cookie) return null
+  return (await getToast(new Request(BASE_URL, { headers: { Cookie: cookie } }))).toast
 }

@@ -15,7 +15,18 @@ const root = process.cwd()
 const target = process.env.E2E_APP_DIR
 if (!target) throw new Error('E2E_APP_DIR is not set: start this through playwright.config.ts')
 
-const ENTRIES = ['app', 'server', 'public', 'drizzle', 'server.js', 'package.json', 'vite.config.ts', 'react-router.config.ts', 'tsconfig.json']
+const ENTRIES = [
+  'app',
+  'server',
+  'scripts',
+  'public',
+  'drizzle',
+  'server.js',
+  'package.json',
+  'vite.config.ts',
+  'react-router.config.ts',
+  'tsconfig.json',
+]
 
 rmSync(target, { recursive: true, force: true })
 mkdirSync(target, { recursive: true })

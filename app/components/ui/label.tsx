@@ -1,6 +1,0 @@
-import type { ComponentProps } from 'react'
-import { cn } from '~/utils/cn'
-
-export function Label({ className, ...props }: ComponentProps<'label'>) {
-  return <label className={cn('text-sm font-medium leading-none', className)} {...props} />
-}

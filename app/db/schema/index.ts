@@ -1,6 +1,0 @@
-export * from './auth'
-export * from './profiles'
-export * from './mail'
-export * from './audit'
-export * from './billing'
-export * from './community'

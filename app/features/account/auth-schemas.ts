@@ -1,0 +1,86 @@
+import { z } from 'zod'
+
+// Form rules and messages of spec 000 §5, shared by the browser (instant feedback)
+// and the server (the authority).
+
+export const SIGN_UP_PASSWORD_MIN = 8
+export const RESET_PASSWORD_MIN = 6
+export const PASSWORD_MAX = 128
+export const NAME_MAX = 50
+export const EMAIL_MAX = 254
+
+// Control characters have no place in a name and are a favourite of hostile input.
+const NO_CONTROL_CHARS = /^[^\p{Cc}\p{Cf}]*$/u
+
+const email = z
+  .string({ error: 'Por favor ingresa un email válido' })
+  .trim()
+  .toLowerCase()
+  .max(EMAIL_MAX, 'El email es demasiado largo')
+  .pipe(z.email('Por favor ingresa un email válido'))
+
+function name(required: string, tooLong: string) {
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(NAME_MAX, tooLong)
+    .regex(NO_CONTROL_CHARS, 'Contiene caracteres no válidos')
+}
+
+export const SignInSchema = z.object({
+  intent: z.literal('signin'),
+  email,
+  password: z
+    .string({ error: 'La contraseña es requerida' })
+    .min(1, 'La contraseña es requerida')
+    .max(PASSWORD_MAX, 'La contraseña es demasiado larga'),
+  redirectTo: z.string().optional(),
+})
+
+export const SignUpSchema = z
+  .object({
+    intent: z.literal('signup'),
+    firstName: name('El nombre es requerido', 'El nombre es demasiado largo'),
+    lastName: name('El apellido es requerido', 'El apellido es demasiado largo'),
+    email,
+    password: z
+      .string({ error: 'La contraseña es requerida' })
+      .min(SIGN_UP_PASSWORD_MIN, `La contraseña debe tener al menos ${SIGN_UP_PASSWORD_MIN} caracteres`)
+      .max(PASSWORD_MAX, 'La contraseña es demasiado larga'),
+    confirmPassword: z.string({ error: 'Por favor confirma tu contraseña' }),
+  })
+  .refine((values) => values.password === values.confirmPassword, {
+    message: 'Las contraseñas no coinciden',
+    path: ['confirmPassword'],
+  })
+
+export const ForgotPasswordSchema = z.object({
+  intent: z.literal('forgot'),
+  email: z
+    .string({ error: 'Por favor ingresa tu email' })
+    .trim()
+    .toLowerCase()
+    .max(EMAIL_MAX, 'El email es demasiado largo')
+    .pipe(z.email('Por favor ingresa un email válido')),
+})
+
+const ALL_FIELDS = 'Por favor completa todos los campos'
+
+export const ResetPasswordSchema = z
+  .object({
+    intent: z.literal('reset-password'),
+    token: z.string({ error: 'Enlace de recuperación inválido' }).min(1).max(512),
+    password: z
+      .string({ error: ALL_FIELDS })
+      .min(RESET_PASSWORD_MIN, `La contraseña debe tener al menos ${RESET_PASSWORD_MIN} caracteres`)
+      .max(PASSWORD_MAX, 'La contraseña es demasiado larga'),
+    confirmPassword: z.string({ error: ALL_FIELDS }),
+  })
+  .refine((values) => values.password === values.confirmPassword, {
+    message: 'Las contraseñas no coinciden',
+    path: ['confirmPassword'],
+  })
+
+/** The /auth page's forms. */
+export const AuthIntent = z.discriminatedUnion('intent', [SignInSchema, SignUpSchema, ForgotPasswordSchema])

@@ -1,0 +1,319 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
+import { Form, Link, useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router'
+import type { z } from 'zod'
+import { recordAudit } from '~/platform/audit/audit.server'
+import { accountExists, getAuth } from '~/platform/auth/auth.server'
+import { requireAnonymous, safeRedirect } from '~/platform/auth/guards.server'
+import { type Failure, formErrors } from '~/platform/http/result'
+import { handleIntent, refuse, success } from '~/platform/http/responses.server'
+import { redirectWithToast } from '~/platform/http/toast.server'
+import { logger } from '~/platform/logger.server'
+import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { site } from '~/site.config'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { cn } from '~/ui/cn'
+import { Field, FormError } from '~/ui/field'
+import { useResultToast } from '~/ui/toast'
+import { AuthIntent, SignInSchema, SignUpSchema } from './auth-schemas'
+import { ForgotPasswordForm } from './components/forgot-password-form'
+import { requestPasswordReset } from './password-reset.server'
+import type { Route } from './+types/auth.route'
+
+export const meta: Route.MetaFunction = () => [
+  { title: `Iniciar sesión o registrarse · ${site.name}` },
+  { name: 'description', content: 'Accede a tu cuenta o crea una nueva para unirte a la comunidad.' },
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request)
+  // better-auth sends a failed e-mail confirmation back here with an error code.
+  const confirmationFailed = new URL(request.url).searchParams.has('error')
+  return { confirmationFailed }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request)
+  return handleIntent(request, AuthIntent, {
+    signin: { invalid: 'Revisa tu email y tu contraseña', run: (input) => signIn(request, input) },
+    signup: { invalid: 'Revisa los datos del formulario', run: (input) => signUp(request, input) },
+    forgot: { invalid: 'Por favor ingresa un email válido', run: (input) => requestPasswordReset(request, input) },
+  })
+}
+
+/** Only the cookies of better-auth's answer (a joined Set-Cookie header would be unreadable). */
+function sessionCookies(authHeaders: Headers) {
+  const headers = new Headers()
+  for (const cookie of authHeaders.getSetCookie()) headers.append('Set-Cookie', cookie)
+  return headers
+}
+
+async function signIn(request: Request, { email, password, redirectTo }: z.output<typeof SignInSchema>) {
+  const ip = clientIp(request)
+  const limited = await checkRateLimits([
+    { key: `sign-in:ip:${ip}`, max: 30, windowSeconds: 5 * 60 },
+    { key: `sign-in:email:${email}`, max: 8, windowSeconds: 5 * 60 },
+  ])
+  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+
+  try {
+    const { headers } = await getAuth().api.signInEmail({
+      // An unconfirmed e-mail gets a new confirmation link, which must land where sign-up's does.
+      body: { email, password, rememberMe: true, callbackURL: '/auth?confirmacion=1' },
+      headers: request.headers,
+      returnHeaders: true,
+    })
+    return redirectWithToast(
+      safeRedirect(redirectTo),
+      { type: 'success', title: '¡Sesión iniciada correctamente!' },
+      { headers: sessionCookies(headers) },
+    )
+  } catch (error) {
+    const code = (error as { body?: { code?: string } } | null)?.body?.code
+    await recordAudit({ action: 'sign_in_failed', details: { email, reason: code ?? 'unexpected' }, ipAddress: ip })
+    if (code === 'INVALID_EMAIL_OR_PASSWORD') refuse(400, 'Email o contraseña incorrectos')
+    if (code === 'EMAIL_NOT_VERIFIED') refuse(403, 'Por favor confirma tu email antes de iniciar sesión')
+    logger.error({ err: error }, 'Sign-in failed')
+    refuse(500, 'Error al iniciar sesión. Vuelve a intentarlo en unos minutos.')
+  }
+}
+
+async function signUp(request: Request, { firstName, lastName, email, password }: z.output<typeof SignUpSchema>) {
+  const limited = await checkRateLimits([{ key: `sign-up:ip:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
+  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+
+  // The spec tells a returning member that the account exists and moves them to sign-in.
+  if (await accountExists(email))
+    return success({ existingEmail: email }, { title: 'Ya existe una cuenta con este email', type: 'info' }, { status: 409 })
+  try {
+    await getAuth().api.signUpEmail({
+      body: { name: `${firstName} ${lastName}`, email, password, firstName, lastName, callbackURL: '/auth?confirmacion=1' },
+      headers: request.headers,
+    })
+  } catch (error) {
+    logger.error({ err: error }, 'Sign-up failed')
+    refuse(500, 'Error al registrarse. Vuelve a intentarlo en unos minutos.')
+  }
+  return success({ signedUpEmail: email }, { title: '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.' })
+}
+
+type Tab = 'login' | 'registro' | 'recuperar'
+
+export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams()
+  const answer = actionData?.ok ? actionData : undefined
+  const answeredEmail =
+    answer && 'signedUpEmail' in answer ? answer.signedUpEmail : answer && 'existingEmail' in answer ? answer.existingEmail : undefined
+  const location = useLocation()
+  const navigate = useNavigate()
+  const prefilledEmail = answeredEmail ?? (location.state as { email?: string } | null)?.email
+  // A failure belongs to the form on screen: each form posts to its own tab's URL.
+  const failure = actionData && !actionData.ok ? actionData : undefined
+
+  // After sign-up (or a known e-mail) the sign-in tab opens with the e-mail filled in.
+  const requested = searchParams.get('tab')
+  const tab: Tab = prefilledEmail ? 'login' : requested === 'registro' ? 'registro' : requested === 'recuperar' ? 'recuperar' : 'login'
+
+  useResultToast('idle', actionData)
+  // After sign-up the sign-in tab opens: the address follows it (a shared link opens the tab shown).
+  useEffect(() => {
+    if (!answeredEmail || !searchParams.has('tab')) return
+    const next = new URLSearchParams(searchParams)
+    next.delete('tab')
+    void navigate(`/auth${next.size ? `?${next}` : ''}`, { replace: true, preventScrollReset: true, state: { email: answeredEmail } })
+  }, [answeredEmail, navigate, searchParams])
+
+  const redirectTo = searchParams.get('redirectTo') ?? undefined
+  const withRedirect = (params: Record<string, string>) => {
+    const next = new URLSearchParams(params)
+    if (redirectTo) next.set('redirectTo', redirectTo)
+    return `/auth?${next}`
+  }
+
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-col px-4 py-10 sm:py-16">
+      <Card>
+        <CardHeader className="pb-2">
+          <CardTitle className="text-2xl">
+            {tab === 'recuperar' ? 'Recuperar contraseña' : tab === 'registro' ? 'Crea tu cuenta' : 'Bienvenido de nuevo'}
+          </CardTitle>
+          <CardDescription>
+            {tab === 'recuperar'
+              ? 'Te enviaremos un enlace para elegir una contraseña nueva.'
+              : `Accede a ${site.name}, la comunidad de líderes de life sciences.`}
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {loaderData.confirmationFailed ? (
+            <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+              El enlace de confirmación no es válido o ha caducado. Inicia sesión y te enviaremos uno nuevo.
+            </p>
+          ) : null}
+          {tab === 'recuperar' ? (
+            <div className="grid gap-4">
+              <ForgotPasswordForm action="/auth?tab=recuperar" failure={failure} />
+              <Link to={withRedirect({})} className="text-center text-sm text-primary underline-offset-4 hover:underline">
+                Volver a iniciar sesión
+              </Link>
+            </div>
+          ) : (
+            <>
+              <nav aria-label="Acceso" className="mb-6 grid grid-cols-2 rounded-lg bg-muted p-1">
+                {(
+                  [
+                    ['login', 'Iniciar Sesión'],
+                    ['registro', 'Registrarse'],
+                  ] as const
+                ).map(([value, label]) => (
+                  <Link
+                    key={value}
+                    to={withRedirect(value === 'registro' ? { tab: 'registro' } : {})}
+                    aria-current={tab === value ? 'page' : undefined}
+                    className={cn(
+                      'rounded-md px-3 py-2 text-center text-sm font-medium text-muted-foreground transition-colors',
+                      tab === value && 'bg-background text-foreground shadow-sm',
+                    )}
+                  >
+                    {label}
+                  </Link>
+                ))}
+              </nav>
+              {tab === 'login' ? (
+                <SignInForm
+                  key={prefilledEmail ?? 'login'}
+                  defaultEmail={prefilledEmail}
+                  redirectTo={redirectTo}
+                  failure={failure}
+                  forgotHref={withRedirect({ tab: 'recuperar' })}
+                  signUpHref={withRedirect({ tab: 'registro' })}
+                />
+              ) : (
+                <SignUpForm failure={failure} />
+              )}
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+function usePendingIntent(intent: string) {
+  const navigation = useNavigation()
+  return navigation.state !== 'idle' && navigation.formData?.get('intent') === intent
+}
+
+function SignInForm({
+  defaultEmail,
+  redirectTo,
+  failure,
+  forgotHref,
+  signUpHref,
+}: {
+  defaultEmail?: string
+  redirectTo?: string
+  failure?: Failure
+  forgotHref: string
+  signUpHref: string
+}) {
+  const pending = usePendingIntent('signin')
+  const [form, fields] = useForm({
+    id: 'sign-in',
+    lastResult: failure?.submission,
+    defaultValue: { email: defaultEmail },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <Form method="post" action="/auth" className="grid gap-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="signin" />
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+      <Field
+        label="Email"
+        errors={fields.email.errors}
+        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', placeholder: 'tu@empresa.com' }}
+      />
+      <Field
+        label="Contraseña"
+        errors={fields.password.errors}
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password' }}
+      />
+      <Button type="submit" disabled={pending} className="mt-1">
+        {pending ? 'Iniciando...' : 'Iniciar Sesión'}
+      </Button>
+      <div className="mt-2 flex flex-wrap justify-between gap-2 text-sm">
+        <Link to={forgotHref} className="text-primary underline underline-offset-4">
+          ¿Olvidaste tu contraseña?
+        </Link>
+        <span className="text-muted-foreground">
+          ¿No tienes cuenta?{' '}
+          <Link to={signUpHref} className="font-medium text-primary underline underline-offset-4">
+            Regístrate
+          </Link>
+        </span>
+      </div>
+    </Form>
+  )
+}
+
+function SignUpForm({ failure }: { failure?: Failure }) {
+  const pending = usePendingIntent('signup')
+  const [form, fields] = useForm({
+    id: 'sign-up',
+    lastResult: failure?.submission,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <Form method="post" action="/auth?tab=registro" className="grid gap-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="signup" />
+      <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field
+          label="Nombre"
+          errors={fields.firstName.errors}
+          inputProps={{ ...getInputProps(fields.firstName, { type: 'text' }), autoComplete: 'given-name', maxLength: 50 }}
+        />
+        <Field
+          label="Apellido"
+          errors={fields.lastName.errors}
+          inputProps={{ ...getInputProps(fields.lastName, { type: 'text' }), autoComplete: 'family-name', maxLength: 50 }}
+        />
+      </div>
+      <Field
+        label="Email"
+        errors={fields.email.errors}
+        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', placeholder: 'tu@empresa.com' }}
+      />
+      <Field
+        label="Contraseña"
+        errors={fields.password.errors}
+        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+      />
+      <Field
+        label="Confirmar contraseña"
+        errors={fields.confirmPassword.errors}
+        inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+      />
+      <p className="text-xs text-muted-foreground">
+        Al registrarte aceptas las{' '}
+        <Link to="/legal" className="underline">
+          condiciones de uso
+        </Link>{' '}
+        y la{' '}
+        <Link to="/privacidad" className="underline">
+          política de privacidad
+        </Link>
+        .
+      </p>
+      <Button type="submit" disabled={pending}>
+        {pending ? 'Registrando...' : 'Registrarse'}
+      </Button>
+    </Form>
+  )
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
+
+// Spec 000 §5, profile form: all optional, trimmed, empty saved as null.
+
+// Control characters are refused; a biography may keep its line breaks and tabs.
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u2028\u2029\u202A-\u202E\u2066-\u2069]/
+const LINE_BREAKS = /[\r\n\t]/
+
+function optionalText(max: number, tooLong: string, { multiline = false } = {}) {
+  return z
+    .string()
+    .trim()
+    .max(max, tooLong)
+    .refine((value) => !CONTROL_CHARS.test(value) && (multiline || !LINE_BREAKS.test(value)), 'Contiene caracteres no válidos')
+    .optional()
+    .transform((value) => (value ? value : null))
+}
+
+export const ProfileSchema = z.object({
+  intent: z.literal('profile'),
+  firstName: optionalText(50, 'El nombre debe tener menos de 50 caracteres'),
+  lastName: optionalText(50, 'El apellido debe tener menos de 50 caracteres'),
+  bio: optionalText(500, 'La biografía debe tener menos de 500 caracteres', { multiline: true }),
+  company: optionalText(100, 'La empresa debe tener menos de 100 caracteres'),
+  position: optionalText(100, 'El cargo debe tener menos de 100 caracteres'),
+})
+
+export const PROFILE_FORM_FALLBACK_ERROR = 'Error en los datos del formulario'
+
+export const ChangePasswordSchema = z
+  .object({
+    intent: z.literal('password'),
+    currentPassword: z.string({ error: 'La contraseña actual es requerida' }).max(PASSWORD_MAX),
+    newPassword: z
+      .string({ error: 'La contraseña es requerida' })
+      .min(SIGN_UP_PASSWORD_MIN, `La contraseña debe tener al menos ${SIGN_UP_PASSWORD_MIN} caracteres`)
+      .max(PASSWORD_MAX, 'La contraseña es demasiado larga'),
+    confirmPassword: z.string({ error: 'Por favor confirma tu contraseña' }),
+  })
+  .refine((values) => values.newPassword === values.confirmPassword, {
+    message: 'Las contraseñas no coinciden',
+    path: ['confirmPassword'],
+  })
+
+/** The /perfil page's forms. */
+export const ProfileIntent = z.discriminatedUnion('intent', [
+  ProfileSchema,
+  z.object({ intent: z.literal('avatar') }),
+  z.object({ intent: z.literal('notifications'), emailNotifications: z.literal('on').optional() }),
+  ChangePasswordSchema,
+])
+
+/** Spec avatar rules, checked in the browser before cropping and again on the server. */
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024
+export const AVATAR_LIMITS = { field: 'avatar', maxFiles: 1, maxFileBytes: AVATAR_MAX_BYTES, maxTotalBytes: AVATAR_MAX_BYTES } as const
+export const AVATAR_ERRORS = {
+  notImage: 'Por favor selecciona una imagen válida',
+  tooLarge: 'La imagen debe ser menor a 5MB',
+  failed: 'Error al subir la imagen',
+} as const

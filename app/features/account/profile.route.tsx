@@ -1,0 +1,365 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Pencil } from 'lucide-react'
+import { Form, Link, useNavigation } from 'react-router'
+import { getAuth, revokePasswordResetLinks } from '~/platform/auth/auth.server'
+import { requireUser } from '~/platform/auth/guards.server'
+import { type Failure, formErrors } from '~/platform/http/result'
+import { handleIntent, refuse } from '~/platform/http/responses.server'
+import { redirectWithToast } from '~/platform/http/toast.server'
+import { logger } from '~/platform/logger.server'
+import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { site } from '~/site.config'
+import { ActionStatus } from '~/ui/action-status'
+import { Badge } from '~/ui/badge'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { Field, FormError } from '~/ui/field'
+import { Label } from '~/ui/label'
+import { useHydrated } from '~/ui/use-hydrated'
+import { AvatarUploader } from './components/avatar-uploader'
+import { IncompleteProfileCard } from './components/incomplete-profile-card'
+import { PremiumBox } from './components/premium-box'
+import { displayName } from './display-name'
+import { saveEmailNotifications, saveProfileFields } from './profile.server'
+import { isProfileComplete } from './profile-completeness'
+import { uploadAvatarIntent } from './avatar.server'
+import {
+  AVATAR_ERRORS,
+  AVATAR_LIMITS,
+  ChangePasswordSchema,
+  PROFILE_FORM_FALLBACK_ERROR,
+  ProfileIntent,
+  ProfileSchema,
+} from './profile-schemas'
+import type { Route } from './+types/profile.route'
+
+export const meta: Route.MetaFunction = () => [{ title: `Mi Perfil · ${site.name}` }, { name: 'robots', content: 'noindex' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const profile = user.profile
+  const editing = new URL(request.url).searchParams.get('editar') === '1'
+  return {
+    email: user.email,
+    editing,
+    profile: {
+      firstName: profile?.firstName ?? null,
+      lastName: profile?.lastName ?? null,
+      displayName: profile?.displayName ?? null,
+      company: profile?.company ?? null,
+      position: profile?.position ?? null,
+      bio: profile?.bio ?? null,
+      avatarUrl: profile?.avatarUrl ?? null,
+      isPremium: profile?.isPremium ?? false,
+      emailNotifications: profile?.emailNotifications ?? true,
+      hasBillingAccount: Boolean(profile?.stripeCustomerId),
+      premiumByAdmin: profile?.premiumSource === 'admin',
+    },
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request)
+  return handleIntent(
+    request,
+    ProfileIntent,
+    {
+      avatar: { invalid: AVATAR_ERRORS.notImage, run: (_input, files) => uploadAvatarIntent(request, user, files[0]) },
+      profile: {
+        invalid: PROFILE_FORM_FALLBACK_ERROR,
+        async run({ intent: _, ...fields }) {
+          try {
+            await saveProfileFields(user.id, fields)
+          } catch (error) {
+            logger.error({ err: error, userId: user.id }, 'Profile save failed')
+            refuse(500, 'Error al actualizar el perfil')
+          }
+          return redirectWithToast('/perfil', { type: 'success', title: 'Perfil actualizado correctamente' })
+        },
+      },
+      notifications: {
+        invalid: 'Solicitud no válida',
+        async run({ emailNotifications }) {
+          const enabled = emailNotifications === 'on'
+          await saveEmailNotifications(user.id, enabled)
+          return redirectWithToast('/perfil', {
+            type: 'success',
+            title: enabled ? 'Notificaciones por email activadas' : 'Notificaciones por email desactivadas',
+          })
+        },
+      },
+      password: {
+        invalid: 'Revisa las contraseñas',
+        async run({ currentPassword, newPassword }) {
+          const limited = await checkRateLimits([
+            { key: `change-password:${user.id}:${clientIp(request)}`, max: 8, windowSeconds: 15 * 60 },
+          ])
+          if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+          let headers: Headers
+          try {
+            // Other devices are signed out; this one gets a fresh session cookie.
+            ;({ headers } = await getAuth().api.changePassword({
+              body: { currentPassword, newPassword, revokeOtherSessions: true },
+              headers: request.headers,
+              returnHeaders: true,
+            }))
+          } catch (error) {
+            if ((error as { body?: { code?: string } }).body?.code === 'INVALID_PASSWORD')
+              refuse(400, 'La contraseña actual no es correcta')
+            logger.error({ err: error, userId: user.id }, 'Password change failed')
+            refuse(500, 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.')
+          }
+          await revokePasswordResetLinks(user.id)
+          const forwarded = new Headers()
+          for (const cookie of headers.getSetCookie()) forwarded.append('Set-Cookie', cookie)
+          return redirectWithToast('/perfil', { type: 'success', title: 'Contraseña actualizada correctamente' }, { headers: forwarded })
+        },
+      },
+    },
+    {
+      files: AVATAR_LIMITS,
+      messages: { 'too-large': AVATAR_ERRORS.tooLarge, 'file-too-large': AVATAR_ERRORS.tooLarge, 'too-many': AVATAR_ERRORS.notImage },
+    },
+  )
+}
+
+export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, profile, editing } = loaderData
+  // A failure belongs to the form that posted it.
+  const failure = actionData && !actionData.ok ? actionData : undefined
+  const submitted = failure?.submission?.initialValue?.intent
+  const profileResult = submitted === 'profile' ? failure : undefined
+  const passwordResult = submitted === 'password' ? failure : undefined
+  // A refused save keeps the form open with the member's input.
+  const showForm = editing || Boolean(profileResult)
+
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-3xl font-bold tracking-tight">Mi Perfil</h1>
+        {profile.isPremium ? <Badge variant="premium">Premium</Badge> : null}
+      </div>
+      {/* Without JavaScript the photo form posts the page: its answer is shown here. */}
+      <ActionStatus result={actionData?.ok || submitted === 'avatar' ? actionData : undefined} />
+      {isProfileComplete(profile) ? null : <IncompleteProfileCard profile={profile} />}
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Foto de perfil</CardTitle>
+          <CardDescription>Una foto profesional ayuda a que otros miembros te reconozcan.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <AvatarUploader avatarUrl={profile.avatarUrl} name={displayName(profile, email)} />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader className="flex flex-row items-start justify-between gap-4">
+          <div className="grid gap-1.5">
+            <CardTitle>Información personal</CardTitle>
+            <CardDescription>Así te verán los demás miembros.</CardDescription>
+          </div>
+          {showForm ? null : (
+            <Button asChild variant="outline" size="sm">
+              <Link to="/perfil?editar=1" preventScrollReset>
+                <Pencil aria-hidden /> Editar
+              </Link>
+            </Button>
+          )}
+        </CardHeader>
+        <CardContent>
+          {showForm ? (
+            <ProfileForm profile={profile} email={email} failure={profileResult} />
+          ) : (
+            <ProfileDetails profile={profile} email={email} />
+          )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Configuración de la cuenta</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-8">
+          <NotificationsForm enabled={profile.emailNotifications} />
+          <ChangePasswordForm failure={passwordResult} />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Membresía</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <PremiumBox isPremium={profile.isPremium} hasBillingAccount={profile.hasBillingAccount} grantedByAdmin={profile.premiumByAdmin} />
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+type ProfileData = Route.ComponentProps['loaderData']['profile']
+
+function ProfileDetails({ profile, email }: { profile: ProfileData; email: string }) {
+  const rows: Array<[string, string | null]> = [
+    ['Nombre', profile.firstName],
+    ['Apellido', profile.lastName],
+    ['Email', email],
+    ['Empresa', profile.company],
+    ['Cargo', profile.position],
+  ]
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
+          <dd className="break-words">{value || <span className="text-muted-foreground">Sin completar</span>}</dd>
+        </div>
+      ))}
+      <div className="sm:col-span-2">
+        <dt className="text-sm font-medium text-muted-foreground">Biografía</dt>
+        <dd className="whitespace-pre-line break-words">{profile.bio || <span className="text-muted-foreground">Sin completar</span>}</dd>
+      </div>
+    </dl>
+  )
+}
+
+function ProfileForm({ profile, email, failure }: { profile: ProfileData; email: string; failure?: Failure }) {
+  const navigation = useNavigation()
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile'
+  const [form, fields] = useForm({
+    id: 'profile',
+    lastResult: failure?.submission,
+    defaultValue: {
+      firstName: profile.firstName ?? '',
+      lastName: profile.lastName ?? '',
+      company: profile.company ?? '',
+      position: profile.position ?? '',
+      bio: profile.bio ?? '',
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  })
+  const bioErrorId = `${fields.bio.id}-error`
+  return (
+    <Form method="post" action="/perfil" className="grid gap-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="profile" />
+      <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field
+          label="Nombre"
+          errors={fields.firstName.errors}
+          inputProps={{ ...getInputProps(fields.firstName, { type: 'text' }), autoComplete: 'given-name' }}
+        />
+        <Field
+          label="Apellido"
+          errors={fields.lastName.errors}
+          inputProps={{ ...getInputProps(fields.lastName, { type: 'text' }), autoComplete: 'family-name' }}
+        />
+        <Field
+          label="Empresa actual"
+          errors={fields.company.errors}
+          inputProps={{ ...getInputProps(fields.company, { type: 'text' }), autoComplete: 'organization' }}
+        />
+        <Field
+          label="Cargo"
+          errors={fields.position.errors}
+          inputProps={{ ...getInputProps(fields.position, { type: 'text' }), autoComplete: 'organization-title' }}
+        />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="profile-email">Email</Label>
+        <input id="profile-email" value={email} readOnly className="h-10 rounded-md border bg-muted px-3 text-sm text-muted-foreground" />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={fields.bio.id}>Biografía</Label>
+        <textarea
+          {...getTextareaProps(fields.bio)}
+          rows={5}
+          aria-invalid={fields.bio.errors ? true : undefined}
+          aria-describedby={fields.bio.errors ? bioErrorId : undefined}
+          className="rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring aria-[invalid=true]:border-destructive md:text-sm"
+        />
+        <p id={bioErrorId} className="min-h-5 text-sm text-destructive" role={fields.bio.errors ? 'alert' : undefined}>
+          {fields.bio.errors?.[0]}
+        </p>
+      </div>
+      <div className="flex gap-2">
+        <Button type="submit" disabled={saving}>
+          {saving ? 'Guardando...' : 'Guardar'}
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to="/perfil" preventScrollReset>
+            Cancelar
+          </Link>
+        </Button>
+      </div>
+    </Form>
+  )
+}
+
+function NotificationsForm({ enabled }: { enabled: boolean }) {
+  // With JavaScript the switch saves on change; without it, the button submits.
+  const hydrated = useHydrated()
+  return (
+    <Form method="post" action="/perfil" className="flex flex-wrap items-center justify-between gap-3">
+      <input type="hidden" name="intent" value="notifications" />
+      <label className="flex items-center gap-3 text-sm">
+        <input
+          type="checkbox"
+          name="emailNotifications"
+          defaultChecked={enabled}
+          className="size-4 accent-primary"
+          onChange={(event) => event.currentTarget.form?.requestSubmit()}
+        />
+        Recibir notificaciones por email
+      </label>
+      {hydrated ? null : (
+        <Button type="submit" variant="outline" size="sm">
+          Guardar preferencia
+        </Button>
+      )}
+    </Form>
+  )
+}
+
+function ChangePasswordForm({ failure }: { failure?: Failure }) {
+  const navigation = useNavigation()
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password'
+  const [form, fields] = useForm({
+    id: 'change-password',
+    lastResult: failure?.submission,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+  return (
+    <Form method="post" action="/perfil" className="grid gap-3" {...getFormProps(form)}>
+      <h3 className="font-semibold">Cambiar contraseña</h3>
+      <input type="hidden" name="intent" value="password" />
+      <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+      <Field
+        label="Contraseña actual"
+        errors={fields.currentPassword.errors}
+        inputProps={{ ...getInputProps(fields.currentPassword, { type: 'password' }), autoComplete: 'current-password' }}
+      />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field
+          label="Nueva contraseña"
+          errors={fields.newPassword.errors}
+          inputProps={{ ...getInputProps(fields.newPassword, { type: 'password' }), autoComplete: 'new-password' }}
+        />
+        <Field
+          label="Confirmar contraseña"
+          errors={fields.confirmPassword.errors}
+          inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+        />
+      </div>
+      <Button type="submit" variant="outline" disabled={saving} className="justify-self-start">
+        {saving ? 'Guardando...' : 'Cambiar contraseña'}
+      </Button>
+    </Form>
+  )
+}

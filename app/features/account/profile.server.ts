@@ -1,0 +1,144 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { createElement } from 'react'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import { auditLog } from '~/platform/audit/schema'
+import { userRoles } from '~/platform/auth/schema'
+import { profiles } from './schema'
+import { user } from '~/platform/auth/schema'
+import { WelcomeEmail } from '~/features/account/emails/welcome'
+import { getEnv } from '~/platform/env.server'
+import { enqueueMail } from '~/platform/mail/mail.server'
+
+function trimmedOrNull(value: string | null | undefined) {
+  const trimmed = value?.trim()
+  return trimmed ? trimmed : null
+}
+
+/**
+ * After a confirmed sign-in: make sure the profile exists (names from sign-up,
+ * trimmed), fill a missing first or last name without overwriting one the member
+ * set, and queue the welcome e-mail exactly once. One transaction: a crash leaves
+ * either all of it or none.
+ */
+export async function onConfirmedSignIn(userId: string) {
+  const db = getDb()
+  await db.transaction(async (tx) => {
+    const [account] = await tx
+      .select({ email: user.email, emailVerified: user.emailVerified, firstName: user.firstName, lastName: user.lastName })
+      .from(user)
+      .where(eq(user.id, userId))
+    if (!account?.emailVerified) return
+
+    const firstName = trimmedOrNull(account.firstName)
+    const lastName = trimmedOrNull(account.lastName)
+    await tx
+      .insert(profiles)
+      .values({ userId, firstName, lastName })
+      .onConflictDoUpdate({
+        target: profiles.userId,
+        set: {
+          firstName: sql`coalesce(nullif(trim(${profiles.firstName}), ''), excluded.first_name)`,
+          lastName: sql`coalesce(nullif(trim(${profiles.lastName}), ''), excluded.last_name)`,
+        },
+      })
+
+    // Operators bootstrap their first admins by e-mail (ADMIN_EMAILS), no shell needed. Only once:
+    // an admin who removed the role from such an account is not overruled at its next sign-in
+    // (docs/decisions/0018).
+    if (getEnv().ADMIN_EMAILS.includes(account.email.toLowerCase()) && !(await adminRoleWasRemoved(tx, userId))) {
+      const granted = await tx.insert(userRoles).values({ userId, role: 'admin' }).onConflictDoNothing().returning()
+      if (granted.length > 0) {
+        await tx
+          .insert(auditLog)
+          .values({ action: 'role_granted', targetUserId: userId, details: { role: 'admin', source: 'ADMIN_EMAILS' } })
+      }
+    }
+
+    const [welcome] = await tx
+      .update(profiles)
+      .set({ welcomedAt: sql`now()` })
+      .where(and(eq(profiles.userId, userId), isNull(profiles.welcomedAt)))
+      .returning({ firstName: profiles.firstName })
+    if (welcome) {
+      await enqueueMail(
+        {
+          to: account.email,
+          subject: '¡Bienvenido a la comunidad!',
+          email: createElement(WelcomeEmail, { firstName: welcome.firstName, profileUrl: `${getEnv().APP_URL}/perfil` }),
+          dedupeKey: `welcome:${userId}`,
+        },
+        tx,
+      )
+    }
+  })
+}
+
+export async function getProfileByUserId(userId: string) {
+  const [profile] = await getDb()
+    .select({
+      id: profiles.id,
+      userId: profiles.userId,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      displayName: profiles.displayName,
+      bio: profiles.bio,
+      company: profiles.company,
+      position: profiles.position,
+      avatarUrl: profiles.avatarUrl,
+      isPremium: profiles.isPremium,
+      premiumSource: profiles.premiumSource,
+      stripeCustomerId: profiles.stripeCustomerId,
+      emailNotifications: profiles.emailNotifications,
+      createdAt: profiles.createdAt,
+    })
+    .from(profiles)
+    .where(eq(profiles.userId, userId))
+  return profile ?? null
+}
+
+export type Profile = NonNullable<Awaited<ReturnType<typeof getProfileByUserId>>>
+
+export interface ProfileFields {
+  firstName: string | null
+  lastName: string | null
+  bio: string | null
+  company: string | null
+  position: string | null
+}
+
+/** Saves the member's own editable fields; creates the row if the sign-in sync never ran. */
+export async function saveProfileFields(userId: string, fields: ProfileFields) {
+  await getDb()
+    .insert(profiles)
+    .values({ userId, ...fields })
+    .onConflictDoUpdate({ target: profiles.userId, set: { ...fields, updatedAt: sql`now()` } })
+}
+
+export async function saveEmailNotifications(userId: string, enabled: boolean) {
+  await getDb()
+    .insert(profiles)
+    .values({ userId, emailNotifications: enabled })
+    .onConflictDoUpdate({ target: profiles.userId, set: { emailNotifications: enabled, updatedAt: sql`now()` } })
+}
+
+/** Points the profile at a new avatar and returns the previous URL, so its file can be removed. */
+export async function replaceAvatarUrl(userId: string, avatarUrl: string) {
+  return getDb().transaction(async (tx) => {
+    const [previous] = await tx.select({ avatarUrl: profiles.avatarUrl }).from(profiles).where(eq(profiles.userId, userId)).for('update')
+    await tx
+      .insert(profiles)
+      .values({ userId, avatarUrl })
+      .onConflictDoUpdate({ target: profiles.userId, set: { avatarUrl, updatedAt: sql`now()` } })
+    return previous?.avatarUrl ?? null
+  })
+}
+
+/** Whether an admin ever removed the admin role from this account (the audit log keeps it). */
+async function adminRoleWasRemoved(tx: DbExecutor, userId: string) {
+  const [removal] = await tx
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'role_removed'), eq(auditLog.targetUserId, userId), sql`${auditLog.details}->>'role' = 'admin'`))
+    .limit(1)
+  return Boolean(removal)
+}

@@ -1,0 +1,276 @@
+import { eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import { describe, expect, test } from 'vitest'
+import { getDb } from '~/platform/db/client.server'
+import { auditLog } from '~/platform/audit/schema'
+import { profiles } from './schema'
+import * as perfilRoute from './profile.route'
+import * as uploadsRoute from '~/platform/storage/uploads.route'
+import { getAuth } from '~/platform/auth/auth.server'
+import { useTestDatabase } from '../../../tests/setup/database'
+import { BASE_URL, createConfirmedUser, formRequest, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
+
+useTestDatabase()
+
+const context = { cspNonce: 'test' }
+const profileAction = (request: Request) => run(() => perfilRoute.action({ request, params: {}, context } as any))
+const profileOf = async (userId: string) => (await getDb().select().from(profiles).where(eq(profiles.userId, userId)))[0]!
+
+describe('profile form', () => {
+  test.each([
+    [{ firstName: 'x'.repeat(51) }, 'firstName', 'El nombre debe tener menos de 50 caracteres'],
+    [{ lastName: 'x'.repeat(51) }, 'lastName', 'El apellido debe tener menos de 50 caracteres'],
+    [{ bio: 'x'.repeat(501) }, 'bio', 'La biografía debe tener menos de 500 caracteres'],
+    [{ company: 'x'.repeat(101) }, 'company', 'La empresa debe tener menos de 100 caracteres'],
+    [{ position: 'x'.repeat(101) }, 'position', 'El cargo debe tener menos de 100 caracteres'],
+    [{ company: 'Uno\u202Eowt' }, 'company', 'Contiene caracteres no válidos'],
+    [{ firstName: 'Ana\nGil' }, 'firstName', 'Contiene caracteres no válidos'],
+  ])('refuses %o with the spec message and changes nothing', async (fields, field, message) => {
+    const { cookie, userId } = await createConfirmedUser({ firstName: 'Ana', lastName: 'Gil' })
+    const outcome = await profileAction(formRequest('/perfil', { intent: 'profile', ...fields }, { cookie }))
+    expect(outcome.status).toBe(400)
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Error en los datos del formulario' } })
+    expect(outcome.data.submission.error[field]).toEqual([message])
+    expect(await profileOf(userId)).toMatchObject({ firstName: 'Ana', lastName: 'Gil', company: null })
+  })
+
+  test('saves trimmed values, empty ones as null, keeps line breaks in the bio', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    const outcome = await profileAction(
+      formRequest(
+        '/perfil',
+        {
+          intent: 'profile',
+          firstName: '  Carmen ',
+          lastName: '',
+          company: ' BioFarma ',
+          position: 'CEO',
+          bio: 'Línea 1\nLínea 2 <b>no html</b>',
+        },
+        { cookie },
+      ),
+    )
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/perfil')
+    expect(await profileOf(userId)).toMatchObject({
+      firstName: 'Carmen',
+      lastName: null,
+      company: 'BioFarma',
+      position: 'CEO',
+      bio: 'Línea 1\nLínea 2 <b>no html</b>',
+    })
+  })
+
+  test('cannot touch privileged fields (premium, customer id) through the form', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    await profileAction(
+      formRequest(
+        '/perfil',
+        { intent: 'profile', firstName: 'Eva', isPremium: 'true', stripeCustomerId: 'cus_x', userId: 'other' },
+        { cookie },
+      ),
+    )
+    expect(await profileOf(userId)).toMatchObject({ firstName: 'Eva', isPremium: false, stripeCustomerId: null })
+  })
+
+  test('anonymous visitors are sent to /auth', async () => {
+    const outcome = await profileAction(formRequest('/perfil', { intent: 'profile', firstName: 'X' }))
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toMatch(/^\/auth\?redirectTo=/)
+  })
+
+  test('the e-mail notifications preference is saved for real', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    expect((await profileOf(userId)).emailNotifications).toBe(true)
+    const off = await profileAction(formRequest('/perfil', { intent: 'notifications' }, { cookie }))
+    expect(off.status).toBe(302)
+    expect(off.location).toBe('/perfil')
+    expect((await profileOf(userId)).emailNotifications).toBe(false)
+    const on = await profileAction(formRequest('/perfil', { intent: 'notifications', emailNotifications: 'on' }, { cookie }))
+    expect(on.status).toBe(302)
+    expect((await profileOf(userId)).emailNotifications).toBe(true)
+  })
+})
+
+describe('change password', () => {
+  test('wrong current password is refused; success signs out the other devices only', async () => {
+    const { cookie, email, password } = await createConfirmedUser()
+    const other = await getAuth().api.signInEmail({ body: { email, password }, returnHeaders: true })
+    const otherCookie = other.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+
+    const wrong = await profileAction(
+      formRequest(
+        '/perfil',
+        { intent: 'password', currentPassword: 'nope-nope', newPassword: 'nueva-clave-1', confirmPassword: 'nueva-clave-1' },
+        { cookie },
+      ),
+    )
+    expect(wrong.status).toBe(400)
+    expect(wrong.data).toMatchObject({ ok: false, message: { title: 'La contraseña actual no es correcta' } })
+
+    const short = await profileAction(
+      formRequest('/perfil', { intent: 'password', currentPassword: password, newPassword: 'corta', confirmPassword: 'corta' }, { cookie }),
+    )
+    expect(short.status).toBe(400)
+    expect(short.data).toMatchObject({ ok: false, message: { title: 'Revisa las contraseñas' } })
+    expect(short.data.submission.error.newPassword).toEqual(['La contraseña debe tener al menos 8 caracteres'])
+
+    const done = await profileAction(
+      formRequest(
+        '/perfil',
+        { intent: 'password', currentPassword: password, newPassword: 'nueva-clave-1', confirmPassword: 'nueva-clave-1' },
+        { cookie },
+      ),
+    )
+    expect(done.status).toBe(302)
+    expect(done.location).toBe('/perfil')
+    expect(await getAuth().api.getSession({ headers: new Headers({ Cookie: otherCookie }) })).toBeNull()
+    const fresh = done.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    expect(await getAuth().api.getSession({ headers: new Headers({ Cookie: fresh }) })).not.toBeNull()
+  })
+})
+
+/** The photo form: a multipart post to /perfil with `intent=avatar` and the file in `avatar`. */
+function uploadRequest(file: Blob, filename: string, { cookie }: { cookie?: string } = {}) {
+  const body = new FormData()
+  body.append('intent', 'avatar')
+  body.append('avatar', file, filename)
+  const headers = new Headers({ Origin: BASE_URL, 'x-app-client-ip': TEST_IP })
+  if (cookie) headers.set('Cookie', cookie)
+  return new Request(`${BASE_URL}/perfil`, { method: 'POST', body, headers })
+}
+
+const upload = profileAction
+const serve = (key: string) =>
+  run(() => uploadsRoute.loader({ request: getRequest(`/uploads/${key}`), params: { '*': key }, context } as any))
+
+async function servedBytes(key: string) {
+  const response = await uploadsRoute.loader({ request: getRequest(`/uploads/${key}`), params: { '*': key }, context } as any)
+  return { response, bytes: Buffer.from(await response.arrayBuffer()) }
+}
+
+describe('avatar upload', () => {
+  test('re-encodes to a 400×400 WebP without metadata, versions the URL, removes the old file', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    const photo = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#336699' } })
+      .jpeg()
+      .withExif({ IFD0: { Copyright: 'GPS secreto', Artist: 'Cámara' } })
+      .toBuffer()
+    expect((await sharp(photo).metadata()).exif).toBeDefined()
+
+    const first = await upload(uploadRequest(new Blob([photo], { type: 'image/jpeg' }), 'foto.jpg', { cookie }))
+    expect(first.status).toBe(200)
+    expect(first.data).toMatchObject({ ok: true, message: { title: 'Foto de perfil actualizada' } })
+    expect(first.data.avatarUrl).toMatch(new RegExp(`^/uploads/avatars/${userId}/avatar_\\d+_[0-9a-f]{8}\\.webp\\?v=\\d+$`))
+    expect((await profileOf(userId)).avatarUrl).toBe(first.data.avatarUrl)
+
+    const firstKey = first.data.avatarUrl.slice('/uploads/'.length).split('?')[0]
+    const { response, bytes } = await servedBytes(firstKey)
+    expect(response.headers.get('content-type')).toBe('image/webp')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('content-security-policy')).toContain('sandbox')
+    const stored = await sharp(bytes).metadata()
+    expect(stored).toMatchObject({ format: 'webp', width: 400, height: 400 })
+    expect(stored.exif).toBeUndefined()
+
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const second = await upload(uploadRequest(new Blob([photo], { type: 'image/jpeg' }), 'otra.jpg', { cookie }))
+    expect(second.data.avatarUrl).not.toBe(first.data.avatarUrl)
+    expect((await serve(firstKey)).status).toBe(404)
+  })
+
+  test.each([
+    ['HTML renamed .png', Buffer.from('<html><script>alert(1)</script></html>'.padEnd(64, ' ')), 'x.png', 'image/png', 415],
+    [
+      'SVG with script',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'x.svg',
+      'image/svg+xml',
+      415,
+    ],
+    [
+      'truncated PNG',
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40)]),
+      'x.png',
+      'image/png',
+      422,
+    ],
+  ])('refuses %s with the spec message, storing nothing', async (_label, bytes, name, type, status) => {
+    const { cookie, userId } = await createConfirmedUser()
+    const outcome = await upload(uploadRequest(new Blob([bytes], { type }), name, { cookie }))
+    expect(outcome.status).toBe(status)
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Por favor selecciona una imagen válida' } })
+    expect((await profileOf(userId)).avatarUrl).toBeNull()
+  })
+
+  test('refuses a file over 5 MB while streaming', async () => {
+    const { cookie } = await createConfirmedUser()
+    const big = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(5 * 1024 * 1024)])
+    const outcome = await upload(uploadRequest(new Blob([big], { type: 'image/png' }), 'big.png', { cookie }))
+    expect(outcome.status).toBe(413)
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'La imagen debe ser menor a 5MB' } })
+  })
+
+  test('refuses an image whose dimensions would explode in memory', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#000' } })
+      .png({ compressionLevel: 9, palette: true })
+      .toBuffer()
+    expect(bomb.length).toBeLessThan(5 * 1024 * 1024)
+    const outcome = await upload(uploadRequest(new Blob([bomb], { type: 'image/png' }), 'bomb.png', { cookie }))
+    expect(outcome.data.ok).toBe(false)
+    expect((await profileOf(userId)).avatarUrl).toBeNull()
+    // Too many pixels for the decoder: 413 with a message that says why (the feed answers the same).
+    expect(outcome.status).toBe(413)
+    expect(outcome.data.message.title).toBe('La imagen es demasiado grande (máximo 40 megapíxeles)')
+  })
+
+  test('the file name cannot steer where it is stored', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer()
+    const outcome = await upload(uploadRequest(new Blob([png], { type: 'image/png' }), '../../../etc/passwd.png', { cookie }))
+    expect(outcome.status).toBe(200)
+    expect(outcome.data.avatarUrl.startsWith(`/uploads/avatars/${userId}/avatar_`)).toBe(true)
+  })
+
+  test('anonymous uploads are refused; a form post without JavaScript ends on /perfil with the message', async () => {
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer()
+    const anonymous = await upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'a.png'))
+    expect(anonymous.status).toBe(302)
+    expect(anonymous.location).toBe('/auth?redirectTo=%2Fperfil')
+
+    // Without JavaScript the browser posts the form itself (no Accept: JSON): the answer is the /perfil page,
+    // which shows the result's message (ActionStatus) and the new photo.
+    const { cookie, userId } = await createConfirmedUser()
+    const plain = await upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'a.png', { cookie }))
+    expect(plain.status).toBe(200)
+    expect(plain.data).toMatchObject({ ok: true, message: { title: 'Foto de perfil actualizada' } })
+    expect((await profileOf(userId)).avatarUrl).toBe(plain.data.avatarUrl)
+    const page = await run(() => perfilRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context } as any))
+    expect(page.data.profile.avatarUrl).toBe(plain.data.avatarUrl)
+  })
+
+  test('the uploads route serves only avatars with server-made keys', async () => {
+    for (const key of [
+      '../data/auth-secret',
+      'avatars/../../auth-secret',
+      'avatars/x/a.html',
+      'other/x/a.webp',
+      'avatars/x/missing.webp',
+    ]) {
+      expect((await serve(key)).status).toBe(404)
+    }
+    const rejected = await getDb().select().from(auditLog).where(eq(auditLog.action, 'avatar_rejected'))
+    expect(rejected.length).toBeGreaterThan(0)
+  })
+})

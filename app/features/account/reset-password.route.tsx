@@ -1,0 +1,122 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Form, Link, useNavigation } from 'react-router'
+import { getAuth, isPasswordResetTokenValid } from '~/platform/auth/auth.server'
+import { formErrors } from '~/platform/http/result'
+import { handleIntent, refuse } from '~/platform/http/responses.server'
+import { redirectWithToast } from '~/platform/http/toast.server'
+import { logger } from '~/platform/logger.server'
+import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { site } from '~/site.config'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { Field, FormError } from '~/ui/field'
+import { ResetPasswordSchema } from './auth-schemas'
+import type { Route } from './+types/reset-password.route'
+
+export const meta: Route.MetaFunction = () => [{ title: `Nueva contraseña · ${site.name}` }, { name: 'robots', content: 'noindex' }]
+
+const INVALID_LINK = 'Enlace de recuperación inválido'
+const EXPIRED_LINK = 'El enlace de recuperación no es válido o ha caducado'
+
+/**
+ * The spec's route rules: an error in the link is shown (only the fixed message of a known
+ * code: the link's own text never reaches the page) and a link of another type is refused.
+ * A link already used, expired, or issued before the password last changed says so at once.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams
+  const error = params.get('error')
+  if (error) return redirectWithToast('/auth', { type: 'error', title: error === 'INVALID_TOKEN' ? EXPIRED_LINK : INVALID_LINK })
+  const type = params.get('type')
+  const token = params.get('token')
+  if ((type && type !== 'recovery') || !token) return redirectWithToast('/auth', { type: 'error', title: INVALID_LINK })
+  if (!(await isPasswordResetTokenValid(token))) return { token: null }
+  return { token }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleIntent(request, ResetPasswordSchema, {
+    'reset-password': {
+      invalid: 'Por favor completa todos los campos',
+      async run({ token, password }) {
+        const limited = await checkRateLimits([{ key: `reset:ip:${clientIp(request)}`, max: 10, windowSeconds: 15 * 60 }])
+        if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+        try {
+          // Also ends every session of the account and every other reset link (auth.server.ts).
+          await getAuth().api.resetPassword({ body: { newPassword: password, token } })
+        } catch (error) {
+          const code = (error as { body?: { code?: string } }).body?.code
+          if (code === 'INVALID_TOKEN')
+            refuse(400, 'Error al actualizar contraseña: el enlace ha caducado o ya se ha usado. Solicita uno nuevo.')
+          logger.error({ err: error }, 'Password reset failed')
+          refuse(500, 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.')
+        }
+        return redirectWithToast('/', { type: 'success', title: 'Contraseña actualizada correctamente' })
+      },
+    },
+  })
+}
+
+export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const pending = navigation.state === 'submitting'
+  const failure = actionData && !actionData.ok ? actionData : undefined
+  const [form, fields] = useForm({
+    id: 'reset-password',
+    lastResult: failure?.submission,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+  })
+  if (!loaderData.token) {
+    return (
+      <div className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-2xl">{INVALID_LINK}</CardTitle>
+            <CardDescription>
+              Este enlace ya no sirve: se usó, caducó (dura una hora) o tu contraseña cambió después de pedirlo. Pide uno nuevo y usa el
+              último que te enviemos.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild>
+              <Link to="/auth?tab=recuperar">Solicitar un enlace nuevo</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      </div>
+    )
+  }
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-2xl">Nueva contraseña</CardTitle>
+          <CardDescription>Elige una contraseña nueva. Por seguridad cerraremos tus otras sesiones abiertas.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Form method="post" className="grid gap-3" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="reset-password" />
+            <input type="hidden" name="token" value={loaderData.token} />
+            <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+            <Field
+              label="Nueva contraseña"
+              errors={fields.password.errors}
+              inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
+            />
+            <Field
+              label="Confirmar contraseña"
+              errors={fields.confirmPassword.errors}
+              inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+            />
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Guardando...' : 'Actualizar contraseña'}
+            </Button>
+          </Form>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}

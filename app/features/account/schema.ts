@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { user } from '../../platform/auth/schema'
+
+/** Spanish accents folded away, in both cases, so folding does not depend on the server's locale. */
+export const ACCENTED = 'áàâäãéèêëíìîïóòôöõúùûüñçÁÀÂÄÃÉÈÊËÍÌÎÏÓÒÔÖÕÚÙÛÜÑÇ'
+export const PLAIN = 'aaaaaeeeeiiiiooooouuuuncaaaaaeeeeiiiiooooouuuunc'
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .unique()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    displayName: text('display_name'),
+    bio: text('bio'),
+    company: text('company'),
+    position: text('position'),
+    avatarUrl: text('avatar_url'),
+    isPremium: boolean('is_premium').notNull().default(false),
+    // Where premium came from: a paid subscription (manageable in the billing portal) or an admin.
+    premiumSource: text('premium_source', { enum: ['subscription', 'admin'] }),
+    stripeCustomerId: text('stripe_customer_id').unique(),
+    emailNotifications: boolean('email_notifications').notNull().default(true),
+    // Set in the same statement that queues the welcome e-mail, so it is sent once.
+    welcomedAt: timestamp('welcomed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => sql`now()`),
+    // The member directory's needs, kept by PostgreSQL itself so a search of 10,000 members reads
+    // precomputed text instead of folding five columns of every row on every request.
+    /** Spec 001 §5: listed only with photo, first and last name, company and position. */
+    isComplete: boolean('is_complete').generatedAlwaysAs(
+      sql.raw(
+        ['avatar_url', 'first_name', 'last_name', 'company', 'position']
+          .map((column) => `coalesce(trim(${column}), '') <> ''`)
+          .join(' and '),
+      ),
+    ),
+    /** Name, company and position, lower-cased without accents, for accent- and case-blind search. */
+    directorySearch: text('directory_search').generatedAlwaysAs(
+      sql.raw(
+        `translate(lower(${['display_name', 'first_name', 'last_name', 'company', 'position'].map((column) => `coalesce(${column}, '')`).join(` || ' ' || `)}), '${ACCENTED}', '${PLAIN}')`,
+      ),
+    ),
+  },
+  (table) => [
+    index('profiles_directory_idx')
+      .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`is_complete`),
+  ],
+)

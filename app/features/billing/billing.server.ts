@@ -1,0 +1,150 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { getDb } from '~/platform/db/client.server'
+import { auditLog } from '~/platform/audit/schema'
+import { profiles } from '~/features/account/schema'
+import { stripeEvents, testCheckoutSessions } from './schema'
+import { user } from '~/platform/auth/schema'
+import { getEnv } from '~/platform/env.server'
+import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState } from './stripe.server'
+
+/** The member's Stripe customer, created on first checkout and kept on the profile. */
+async function ensureStripeCustomer(userId: string) {
+  const db = getDb()
+  const [row] = await db
+    .select({ customerId: profiles.stripeCustomerId, email: user.email })
+    .from(user)
+    .leftJoin(profiles, eq(profiles.userId, user.id))
+    .where(eq(user.id, userId))
+  if (!row) throw new Error('Unknown user')
+  if (row.customerId) return row.customerId
+  const customer = await getStripe().customers.create({ email: row.email, metadata: { userId } }, { idempotencyKey: `customer-${userId}` })
+  // Only the first writer wins; a parallel checkout reuses what was stored.
+  await db
+    .update(profiles)
+    .set({ stripeCustomerId: customer.id })
+    .where(and(eq(profiles.userId, userId), isNull(profiles.stripeCustomerId)))
+  const [stored] = await db.select({ customerId: profiles.stripeCustomerId }).from(profiles).where(eq(profiles.userId, userId))
+  return stored?.customerId ?? customer.id
+}
+
+/** Where the pricing button sends the member: Stripe Checkout, or the local test checkout. */
+export async function startCheckout(userId: string, plan: Plan) {
+  const env = getEnv()
+  if (env.PAYMENTS_PROVIDER === 'test') {
+    const id = `test_cs_${crypto.randomUUID()}`
+    await getDb().insert(testCheckoutSessions).values({ id, userId, plan })
+    return `/billing/test-checkout?session=${id}`
+  }
+  if (env.PAYMENTS_PROVIDER !== 'stripe') return null
+  const customer = await ensureStripeCustomer(userId)
+  const session = await getStripe().checkout.sessions.create({
+    mode: 'subscription',
+    customer,
+    client_reference_id: userId,
+    line_items: [{ price: priceIdFor(plan), quantity: 1 }],
+    locale: 'es',
+    allow_promotion_codes: true,
+    metadata: { userId, plan },
+    subscription_data: { metadata: { userId } },
+    success_url: `${env.APP_URL}/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${env.APP_URL}/canceled`,
+  })
+  if (!session.url) throw new Error('Stripe returned a checkout session without a URL')
+  return session.url
+}
+
+export async function startBillingPortal(customerId: string) {
+  const env = getEnv()
+  if (env.PAYMENTS_PROVIDER === 'test') return '/billing/test-portal'
+  if (env.PAYMENTS_PROVIDER !== 'stripe') return null
+  const portal = await getStripe().billingPortal.sessions.create({ customer: customerId, return_url: `${env.APP_URL}/perfil` })
+  return portal.url
+}
+
+/**
+ * Sets premium from the subscriptions' current state, for the profile that owns the
+ * customer (linking it first when the checkout names the user). Used by the Stripe
+ * webhook and by the test checkout alike, so both run the same activation code.
+ * Returns the premium value it wrote, or null when no profile matches.
+ */
+export async function applySubscriptionState({
+  customerId,
+  userId,
+  subscriptions,
+  eventId,
+  eventType,
+}: {
+  customerId: string
+  userId?: string | null
+  subscriptions: SubscriptionState[]
+  eventId?: string
+  eventType?: string
+}) {
+  const premium = grantsPremium(subscriptions)
+  return getDb().transaction(async (tx) => {
+    if (eventId) {
+      const fresh = await tx
+        .insert(stripeEvents)
+        .values({ id: eventId, type: eventType ?? 'unknown' })
+        .onConflictDoNothing()
+        .returning()
+      if (fresh.length === 0) return 'duplicate' as const
+    }
+    const ownerOf = () =>
+      tx
+        .select({ userId: profiles.userId, isPremium: profiles.isPremium, premiumSource: profiles.premiumSource })
+        .from(profiles)
+        .where(eq(profiles.stripeCustomerId, customerId))
+        .for('update')
+    let [profile] = await ownerOf()
+    // A customer already linked stays with its member: a checkout naming someone else cannot move it.
+    if (!profile && userId) {
+      // The profile is normally made at the first confirmed sign-in; should that have failed,
+      // a paid checkout still finds a row to activate instead of being acknowledged and lost.
+      await tx.execute(sql`
+        insert into profiles (user_id, first_name, last_name)
+        select id, nullif(trim(first_name), ''), nullif(trim(last_name), '') from "user" where id = ${userId}
+        on conflict (user_id) do nothing`)
+      await tx
+        .update(profiles)
+        .set({ stripeCustomerId: customerId })
+        .where(and(eq(profiles.userId, userId), isNull(profiles.stripeCustomerId)))
+      ;[profile] = await ownerOf()
+    }
+    if (!profile) return null
+    // Premium an admin granted is the admin's to take back: a subscription ending does not.
+    if (!premium && profile.premiumSource === 'admin') return profile.isPremium
+    if (profile.isPremium !== premium) {
+      await tx
+        .update(profiles)
+        .set({ isPremium: premium, premiumSource: premium ? (profile.premiumSource ?? 'subscription') : null })
+        .where(eq(profiles.userId, profile.userId))
+      await tx.insert(auditLog).values({
+        action: premium ? 'premium_granted' : 'premium_removed',
+        targetUserId: profile.userId,
+        details: { source: eventId ? 'stripe' : 'test-checkout', customerId, eventId, statuses: subscriptions.map((s) => s.status) },
+      })
+    }
+    return premium
+  })
+}
+
+export async function isEventProcessed(eventId: string) {
+  const [row] = await getDb().select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, eventId))
+  return Boolean(row)
+}
+
+export { readSubscriptions }
+
+/** The member's own open test checkout (the local stand-in for Stripe Checkout). */
+export async function getOpenTestCheckout(id: string, userId: string) {
+  const [session] = await getDb()
+    .select({ id: testCheckoutSessions.id, plan: testCheckoutSessions.plan, status: testCheckoutSessions.status })
+    .from(testCheckoutSessions)
+    .where(and(eq(testCheckoutSessions.id, id), eq(testCheckoutSessions.userId, userId), eq(testCheckoutSessions.status, 'open')))
+  return session ?? null
+}
+
+export async function setTestCheckoutStatus(id: string, status: 'paid' | 'canceled') {
+  await getDb().update(testCheckoutSessions).set({ status }).where(eq(testCheckoutSessions.id, id))
+}

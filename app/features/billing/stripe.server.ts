@@ -1,0 +1,87 @@
+import Stripe from 'stripe'
+import { getEnv } from '~/platform/env.server'
+import { clientIp } from '~/platform/rate-limit/rate-limit.server'
+
+export type Plan = 'monthly' | 'annual'
+
+/** The part of a Stripe subscription that decides access. */
+export interface SubscriptionState {
+  status: Stripe.Subscription.Status
+  /** End of the paid period, seconds since the epoch. */
+  currentPeriodEnd: number | null
+}
+
+/** How long a member keeps access while Stripe retries a failed renewal (status past_due). */
+export const PAST_DUE_GRACE_DAYS = 7
+
+/**
+ * The one status → access mapping (see docs/decisions/0007-payments.md):
+ * active, trialing → premium; past_due → premium until 7 days after the paid period ended;
+ * canceled, unpaid, incomplete, incomplete_expired, paused → not premium.
+ * With several subscriptions, any one that grants access is enough.
+ */
+export function grantsPremium(subscriptions: SubscriptionState[], now = Date.now()) {
+  return subscriptions.some(({ status, currentPeriodEnd }) => {
+    if (status === 'active' || status === 'trialing') return true
+    if (status === 'past_due') {
+      return currentPeriodEnd !== null && now < (currentPeriodEnd + PAST_DUE_GRACE_DAYS * 86_400) * 1000
+    }
+    return false
+  })
+}
+
+let stripe: Stripe | undefined
+
+export function getStripe(): Stripe {
+  if (stripe) return stripe
+  const env = getEnv()
+  if (!env.STRIPE_SECRET_KEY) throw new Error('Stripe is not configured')
+  const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null
+  stripe = new Stripe(env.STRIPE_SECRET_KEY, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  })
+  return stripe
+}
+
+/** Tests point the SDK at their fake. */
+export function setStripe(client: Stripe | undefined) {
+  stripe = client
+}
+
+export function priceIdFor(plan: Plan) {
+  const env = getEnv()
+  const price = plan === 'annual' ? env.STRIPE_PRICE_ANNUAL : env.STRIPE_PRICE_MONTHLY
+  if (!price) throw new Error(`No Stripe price configured for the ${plan} plan`)
+  return price
+}
+
+/** Re-reads a customer's subscriptions from Stripe: the truth, whatever order events came in. */
+export async function readSubscriptions(customerId: string): Promise<SubscriptionState[]> {
+  const list = await getStripe().subscriptions.list({ customer: customerId, status: 'all', limit: 20 })
+  return list.data.map((subscription) => ({
+    status: subscription.status,
+    currentPeriodEnd: subscription.items.data[0]?.current_period_end ?? null,
+  }))
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (how Node reports them on a dual-stack socket). */
+function isLoopbackAddress(ip: string) {
+  return /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(ip) || ip === '::1'
+}
+
+/**
+ * The local test checkout grants premium without payment. Configuration already keeps it off
+ * any public APP_URL; on top of that it serves only requests from this machine, so a server
+ * whose operator forgot APP_URL on a public host still gives nobody free premium.
+ */
+export function isLocalTestCheckout(request: Request) {
+  return getEnv().PAYMENTS_PROVIDER === 'test' && isLoopbackAddress(clientIp(request))
+}

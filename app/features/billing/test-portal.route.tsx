@@ -1,0 +1,69 @@
+import { FlaskConical } from 'lucide-react'
+import { Form, Link } from 'react-router'
+import { z } from 'zod'
+import { handleIntent, refuse } from '~/platform/http/responses.server'
+import { Badge } from '~/ui/badge'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { applySubscriptionState } from './billing.server'
+import { site } from '~/site.config'
+import { isLocalTestCheckout } from './stripe.server'
+import { requireUser } from '~/platform/auth/guards.server'
+import { redirectWithToast } from '~/platform/http/toast.server'
+import type { Route } from './+types/test-portal.route'
+
+export const meta: Route.MetaFunction = () => [{ title: `Modo de prueba · ${site.name}` }, { name: 'robots', content: 'noindex' }]
+
+async function requireTestCustomer(request: Request) {
+  if (!isLocalTestCheckout(request)) refuse(404, 'No encontrado')
+  const user = await requireUser(request)
+  const customerId = user.profile?.stripeCustomerId
+  if (!customerId?.startsWith('test_cus_')) refuse(404, 'No encontrado')
+  return customerId
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireTestCustomer(request)
+  return null
+}
+
+/** The test stand-in for Stripe's billing portal: cancelling runs the webhook's code path. */
+export async function action({ request }: Route.ActionArgs) {
+  const customerId = await requireTestCustomer(request)
+  return handleIntent(request, z.object({ intent: z.literal('cancel-subscription') }), {
+    'cancel-subscription': {
+      invalid: 'Solicitud no válida',
+      async run() {
+        await applySubscriptionState({ customerId, subscriptions: [{ status: 'canceled', currentPeriodEnd: null }] })
+        return redirectWithToast('/perfil', { type: 'success', title: 'Suscripción cancelada' })
+      },
+    },
+  })
+}
+
+export default function TestPortalPage() {
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-12">
+      <Card>
+        <CardHeader>
+          <Badge variant="warning" className="justify-self-start">
+            <FlaskConical className="size-3.5" aria-hidden /> Modo de prueba
+          </Badge>
+          <CardTitle className="text-2xl">Gestionar suscripción</CardTitle>
+          <CardDescription>Portal de facturación simulado: en producción, aquí se abre el portal de Stripe.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-2">
+          <Form method="post">
+            <input type="hidden" name="intent" value="cancel-subscription" />
+            <Button type="submit" variant="destructive" className="w-full">
+              Cancelar suscripción
+            </Button>
+          </Form>
+          <Button asChild variant="outline">
+            <Link to="/perfil">Volver a mi perfil</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,294 @@
+import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
+import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { useFetcher } from 'react-router'
+import { usePremiumGate } from '~/features/community/components/premium-gate'
+import { fullDateTime, relativeTime } from '~/platform/dates'
+import { failedSubmission } from '~/platform/http/result'
+import { Button } from '~/ui/button'
+import { cn } from '~/ui/cn'
+import { ConfirmButton } from '~/ui/confirm-button'
+import { Disclosure } from '~/ui/disclosure'
+import { useResultToast } from '~/ui/toast'
+import { useHydrated } from '~/ui/use-hydrated'
+import { UserAvatar } from '~/ui/user-avatar'
+import type { z } from 'zod'
+import { COMMENT_MAX, type CommentSchema, type EditCommentSchema } from '../schemas'
+import { type CommentView, FEED_ACTION, type FeedResult } from '../types'
+import { LikeButton } from './like-button'
+
+/** The expandable comment list of a post: loaded when opened, reloaded after each change. */
+export function CommentsPanel({ postId, initialComments }: { postId: string; initialComments?: CommentView[] }) {
+  const loader = useFetcher<{ comments: CommentView[] }>()
+  const commentsUrl = `/comunidad/posts/${postId}/comentarios`
+  useEffect(() => {
+    if (!initialComments && loader.state === 'idle' && !loader.data) void loader.load(commentsUrl)
+  }, [commentsUrl, initialComments, loader])
+  const reload = () => void loader.load(commentsUrl)
+  const comments = loader.data?.comments ?? initialComments
+  if (!comments) {
+    return (
+      <p className="flex items-center gap-2 py-3 text-sm text-muted-foreground" role="status">
+        <Loader2 className="size-4 animate-spin" aria-hidden /> Cargando comentarios...
+      </p>
+    )
+  }
+  const topLevel = comments.filter((comment) => !comment.parentCommentId)
+  const repliesOf = (id: string) => comments.filter((comment) => comment.parentCommentId === id)
+  return (
+    <div className="grid gap-3 border-t pt-3">
+      {topLevel.length ? (
+        <ul className="grid max-h-[28rem] gap-3 overflow-y-auto pr-1" aria-label="Comentarios">
+          {topLevel.map((comment) => (
+            <li key={comment.id} className="grid gap-2">
+              <CommentItem comment={comment} postId={postId} onChanged={reload} canReply />
+              {repliesOf(comment.id).length ? (
+                <ul className="ml-10 grid gap-2 border-l pl-3" aria-label="Respuestas">
+                  {repliesOf(comment.id).map((replyItem) => (
+                    <li key={replyItem.id}>
+                      <CommentItem comment={replyItem} postId={postId} onChanged={reload} />
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-muted-foreground">Todavía no hay comentarios. ¡Abre la conversación!</p>
+      )}
+      <CommentForm postId={postId} onAdded={reload} />
+    </div>
+  )
+}
+
+function CommentForm({
+  postId,
+  parentCommentId,
+  onAdded,
+  onCancel,
+}: {
+  postId: string
+  parentCommentId?: string
+  onAdded: () => void
+  onCancel?: () => void
+}) {
+  const fetcher = useFetcher<FeedResult>()
+  const { hasAccess, ask } = usePremiumGate()
+  const [text, setText] = useState('')
+  const hydrated = useHydrated()
+  const [form, fields] = useForm<z.input<typeof CommentSchema>>({
+    lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
+    onSubmit(event) {
+      if (!hasAccess) {
+        event.preventDefault()
+        ask()
+      }
+    },
+  })
+  useResultToast(fetcher.state, fetcher.data, {
+    onSuccess: () => {
+      setText('')
+      onAdded()
+      onCancel?.()
+    },
+  })
+  const label = parentCommentId ? 'Escribe una respuesta' : 'Escribe un comentario'
+  return (
+    // Without JavaScript the page that answers keeps this post's comments open.
+    <fetcher.Form method="post" action={commentsPageOf(postId)} className="grid gap-1" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="add-comment" />
+      <input type="hidden" name="postId" value={postId} />
+      {parentCommentId ? <input type="hidden" name="parentCommentId" value={parentCommentId} /> : null}
+      <div className="flex min-w-0 items-end gap-2">
+        <label htmlFor={fields.content.id} className="sr-only">
+          {label}
+        </label>
+        <textarea
+          {...getTextareaProps(fields.content)}
+          rows={1}
+          maxLength={COMMENT_MAX}
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          placeholder={`${label}...`}
+          className="min-h-10 min-w-0 flex-1 resize-y rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm"
+        />
+        {onCancel ? (
+          <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
+            Cancelar
+          </Button>
+        ) : null}
+        <Button type="submit" size="sm" disabled={(hydrated && !text.trim()) || fetcher.state !== 'idle'}>
+          {parentCommentId ? 'Responder' : 'Comentar'}
+        </Button>
+      </div>
+      {fields.content.errors ? (
+        <p id={fields.content.errorId} role="alert" className="text-sm text-destructive">
+          {fields.content.errors[0]}
+        </p>
+      ) : null}
+    </fetcher.Form>
+  )
+}
+
+/** A comment's edit form: in place once the page is interactive, inside a disclosure without JavaScript. */
+function CommentEditForm({ comment, postId, onDone }: { comment: CommentView; postId: string; onDone?: () => void }) {
+  const fetcher = useFetcher<FeedResult>()
+  const hydrated = useHydrated()
+  const [draft, setDraft] = useState(comment.content)
+  const [form, fields] = useForm<z.input<typeof EditCommentSchema>>({
+    id: `edit-comment-${comment.id}`,
+    lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
+  })
+  useResultToast(fetcher.state, fetcher.data, { onSuccess: () => onDone?.() })
+  return (
+    <fetcher.Form method="post" action={commentsPageOf(postId)} className="mt-2 grid gap-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="update-comment" />
+      <input type="hidden" name="commentId" value={comment.id} />
+      <label className="sr-only" htmlFor={fields.content.id}>
+        Editar comentario
+      </label>
+      <textarea
+        {...getTextareaProps(fields.content)}
+        value={draft}
+        maxLength={COMMENT_MAX}
+        onChange={(event) => setDraft(event.currentTarget.value)}
+        className="rounded-md border border-input bg-background px-2 py-1 text-sm"
+      />
+      {fields.content.errors ? (
+        <p id={fields.content.errorId} role="alert" className="text-sm text-destructive">
+          {fields.content.errors[0]}
+        </p>
+      ) : null}
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={(hydrated && !draft.trim()) || fetcher.state !== 'idle'}>
+          Guardar
+        </Button>
+        {onDone && hydrated ? (
+          <Button type="button" size="sm" variant="ghost" onClick={onDone}>
+            Cancelar
+          </Button>
+        ) : null}
+      </div>
+    </fetcher.Form>
+  )
+}
+
+/** /comunidad with this post's comments open, where forms without JavaScript land. */
+const commentsPageOf = (postId: string) => `${FEED_ACTION}&comentarios=${postId}`
+
+const ACTION_LINK = 'inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-accent'
+
+function CommentItem({
+  comment,
+  postId,
+  onChanged,
+  canReply = false,
+}: {
+  comment: CommentView
+  postId: string
+  onChanged: () => void
+  canReply?: boolean
+}) {
+  const remove = useFetcher<FeedResult>()
+  const { hasAccess, ask } = usePremiumGate()
+  const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
+  const hydrated = useHydrated()
+  useResultToast(remove.state, remove.data, { onSuccess: onChanged })
+
+  const removing = remove.state !== 'idle'
+
+  return (
+    <article className={cn('flex gap-2', removing && 'opacity-50')}>
+      <UserAvatar avatarUrl={comment.author.avatarUrl} name={comment.author.name} className="size-8 text-xs" />
+      <div className="min-w-0 flex-1">
+        <div className="rounded-lg bg-muted px-3 py-2">
+          <p className="text-sm">
+            <a href={`/usuario/${comment.author.userId}`} className="font-semibold hover:underline">
+              {comment.author.name}
+            </a>{' '}
+            <time
+              dateTime={comment.createdAt}
+              title={fullDateTime(comment.createdAt)}
+              className="text-xs text-muted-foreground"
+              suppressHydrationWarning
+            >
+              {relativeTime(comment.createdAt)}
+              {comment.edited ? ' · editado' : ''}
+            </time>
+          </p>
+          {mode === 'edit' ? (
+            <CommentEditForm
+              comment={comment}
+              postId={postId}
+              onDone={() => {
+                setMode('view')
+                onChanged()
+              }}
+            />
+          ) : (
+            <p className="whitespace-pre-line break-words text-sm">{comment.content}</p>
+          )}
+        </div>
+        <div className="mt-1 flex flex-wrap items-center gap-1 text-xs">
+          <LikeButton target="comment" id={comment.id} liked={comment.likedByMe} count={comment.likeCount} size="sm" />
+          {canReply && hydrated ? (
+            <button
+              type="button"
+              onClick={() => (hasAccess ? setMode(mode === 'reply' ? 'view' : 'reply') : ask())}
+              className="inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-accent"
+              aria-expanded={mode === 'reply'}
+            >
+              <MessageSquareReply className="size-3.5" aria-hidden /> Responder
+            </button>
+          ) : null}
+          {canReply && !hydrated ? (
+            <Disclosure
+              summary={
+                <>
+                  <MessageSquareReply className="size-3.5" aria-hidden /> Responder
+                </>
+              }
+              summaryClassName={ACTION_LINK}
+            >
+              <CommentForm postId={postId} parentCommentId={comment.id} onAdded={onChanged} />
+            </Disclosure>
+          ) : null}
+          {comment.canEdit && hydrated ? (
+            <button type="button" onClick={() => setMode('edit')} className={ACTION_LINK}>
+              <Pencil className="size-3.5" aria-hidden /> Editar
+            </button>
+          ) : null}
+          {comment.canEdit && !hydrated ? (
+            <Disclosure
+              summary={
+                <>
+                  <Pencil className="size-3.5" aria-hidden /> Editar
+                </>
+              }
+              summaryClassName={ACTION_LINK}
+            >
+              <CommentEditForm comment={comment} postId={postId} />
+            </Disclosure>
+          ) : null}
+          {comment.canDelete ? (
+            <ConfirmButton
+              fetcher={remove}
+              fields={{ intent: 'delete-comment', commentId: comment.id }}
+              action={commentsPageOf(postId)}
+              question="¿Estás seguro de que quieres eliminar este comentario?"
+              className="inline-flex items-center gap-1 rounded px-2 py-1 text-destructive hover:bg-accent"
+            >
+              <Trash2 className="size-3.5" aria-hidden /> Eliminar
+            </ConfirmButton>
+          ) : null}
+        </div>
+        {mode === 'reply' ? (
+          <div className="mt-2">
+            <CommentForm postId={postId} parentCommentId={comment.id} onAdded={onChanged} onCancel={() => setMode('view')} />
+          </div>
+        ) : null}
+      </div>
+    </article>
+  )
+}

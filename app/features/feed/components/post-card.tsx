@@ -1,0 +1,287 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { Download, ExternalLink, FileText, MessageCircle, Pencil, Pin, PinOff, Trash2 } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { Link, useFetcher } from 'react-router'
+import { fullDateTime, relativeTime } from '~/platform/dates'
+import { failedSubmission } from '~/platform/http/result'
+import { Badge } from '~/ui/badge'
+import { Button } from '~/ui/button'
+import { cn } from '~/ui/cn'
+import { ConfirmButton } from '~/ui/confirm-button'
+import { Disclosure } from '~/ui/disclosure'
+import { Field, TextareaField } from '~/ui/field'
+import { useResultToast } from '~/ui/toast'
+import { useHydrated } from '~/ui/use-hydrated'
+import { UserAvatar } from '~/ui/user-avatar'
+import type { z } from 'zod'
+import { type EditPostSchema, POST_CONTENT_MAX, POST_TITLE_MAX } from '../schemas'
+import { type CommentView, FEED_ACTION, type FeedPostView, type FeedResult } from '../types'
+import { useLivePostStats } from '~/features/notifications/live-events'
+import { CommentsPanel } from './comments'
+import { LikeButton } from './like-button'
+
+/** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
+const COLLAPSE_CHARS = 150
+const COLLAPSE_LINES = 2
+
+function formatSize(bytes: number) {
+  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+export function PostCard({ post, initialComments }: { post: FeedPostView; initialComments?: CommentView[] }) {
+  const remove = useFetcher<FeedResult>()
+  const pin = useFetcher<FeedResult>()
+  const [editing, setEditing] = useState(false)
+  const [showComments, setShowComments] = useState(Boolean(initialComments))
+  const [expanded, setExpanded] = useState(false)
+  useResultToast(remove.state, remove.data)
+  useResultToast(pin.state, pin.data)
+  const articleRef = useRef<HTMLElement>(null)
+  // Other members' likes and comments move the counters while the page is open.
+  const live = useLivePostStats(post.id, `${post.likeCount}:${post.commentCount}`)
+  const commentCount = live?.commentCount ?? post.commentCount
+  // A notification's link (…?comentarios=<post>) opens the comments also on a page already shown.
+  useEffect(() => {
+    if (!initialComments) return
+    setShowComments(true)
+    articleRef.current?.scrollIntoView({ block: 'start' })
+  }, [initialComments])
+
+  const hydrated = useHydrated()
+  const pinned = pin.formData ? pin.formData.get('pinned') === 'true' : post.isPinned
+
+  const content = post.content ?? ''
+  const collapsible = content.length > COLLAPSE_CHARS || content.split('\n').length > COLLAPSE_LINES
+  const preview = content.slice(0, COLLAPSE_CHARS).split('\n').slice(0, COLLAPSE_LINES).join('\n')
+  const shownContent = collapsible && !expanded ? `${preview}…` : content
+
+  if (remove.data?.ok) return null
+  const images = post.attachments.filter((attachment) => attachment.isImage)
+  const files = post.attachments.filter((attachment) => !attachment.isImage)
+
+  return (
+    <article
+      ref={articleRef}
+      id={`post-${post.id}`}
+      aria-labelledby={`post-title-${post.id}`}
+      className={cn('rounded-xl border bg-card p-4 sm:p-5', remove.state !== 'idle' && 'opacity-50')}
+    >
+      {/* On a phone the pin and the category move under the author instead of squeezing the name. */}
+      <header className="flex flex-wrap items-start gap-x-3 gap-y-2">
+        <UserAvatar avatarUrl={post.author.avatarUrl} name={post.author.name} className="size-10" />
+        <div className="min-w-0 flex-1 basis-40">
+          <p className="flex flex-wrap items-center gap-x-2 text-sm">
+            <Link to={`/usuario/${post.author.userId}`} className="font-semibold hover:underline">
+              {post.author.name}
+            </Link>
+            {post.author.isPremium ? <Badge variant="premium">Premium</Badge> : null}
+          </p>
+          <p className="text-xs text-muted-foreground">
+            <time dateTime={post.createdAt} title={fullDateTime(post.createdAt)} suppressHydrationWarning>
+              {relativeTime(post.createdAt)}
+            </time>
+            {post.edited ? ' · editado' : ''}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {pinned ? (
+            <span className="inline-flex items-center gap-1 text-xs font-medium text-primary">
+              <Pin className="size-3.5" aria-hidden /> Fijado
+            </span>
+          ) : null}
+          {post.category ? (
+            <span className="rounded-full px-2 py-0.5 text-xs font-medium text-white" style={{ backgroundColor: post.category.color }}>
+              {post.category.name}
+            </span>
+          ) : null}
+        </div>
+      </header>
+
+      {editing ? (
+        <PostEditForm post={post} onDone={() => setEditing(false)} />
+      ) : (
+        <div className="mt-3">
+          <h3 id={`post-title-${post.id}`} className="text-lg font-semibold leading-snug break-words">
+            {post.title}
+          </h3>
+          {content ? (
+            <div className="mt-1">
+              <p className="whitespace-pre-line break-words text-sm leading-6 text-slate-800">{shownContent}</p>
+              {collapsible && hydrated ? (
+                <button
+                  type="button"
+                  onClick={() => setExpanded(!expanded)}
+                  className="mt-1 text-sm font-medium text-primary hover:underline"
+                  aria-expanded={expanded}
+                >
+                  {expanded ? 'Ver menos' : 'Ver más'}
+                </button>
+              ) : null}
+              {collapsible && !hydrated ? (
+                // Without JavaScript the rest of the text opens below the preview.
+                <Disclosure summary="Ver más" summaryClassName="mt-1 text-sm font-medium text-primary hover:underline">
+                  <p className="whitespace-pre-line break-words text-sm leading-6 text-slate-800">{content.slice(preview.length)}</p>
+                </Disclosure>
+              ) : null}
+            </div>
+          ) : null}
+          {post.linkUrl ? (
+            <a
+              href={post.linkUrl}
+              target="_blank"
+              rel="noopener noreferrer nofollow ugc"
+              className="mt-2 inline-flex max-w-full items-center gap-1 break-all text-sm text-primary underline underline-offset-4"
+            >
+              <ExternalLink className="size-3.5 shrink-0" aria-hidden /> {post.linkUrl}
+            </a>
+          ) : null}
+        </div>
+      )}
+
+      {images.length ? (
+        <div className={cn('mt-3 grid gap-2', images.length > 1 && 'grid-cols-2')}>
+          {images.map((image) => (
+            <a
+              key={image.id}
+              href={image.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="block overflow-hidden rounded-lg border"
+            >
+              <img src={image.url} alt={image.fileName} loading="lazy" decoding="async" className="max-h-80 w-full object-cover" />
+            </a>
+          ))}
+        </div>
+      ) : null}
+      {files.length ? (
+        <ul className="mt-3 grid gap-2" aria-label="Adjuntos">
+          {files.map((file) => (
+            <li key={file.id}>
+              <a
+                href={file.url}
+                className="flex items-center gap-2 rounded-lg border px-3 py-2 text-sm hover:bg-accent"
+                download={file.fileName}
+              >
+                <FileText className="size-4 text-primary" aria-hidden />
+                <span className="min-w-0 flex-1 truncate">{file.fileName}</span>
+                <span className="text-xs text-muted-foreground">{formatSize(file.fileSize)}</span>
+                <Download className="size-4" aria-hidden />
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <footer className="mt-3 flex flex-wrap items-center gap-1 border-t pt-2 text-sm">
+        <LikeButton target="post" id={post.id} liked={post.likedByMe} count={live?.likeCount ?? post.likeCount} countAt={live?.at} />
+        <CommentsToggle postId={post.id} open={showComments} count={commentCount} onToggle={() => setShowComments(!showComments)} />
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-1 has-[details[open]]:basis-full">
+          {post.canPin ? (
+            <pin.Form method="post" action={FEED_ACTION}>
+              <input type="hidden" name="intent" value="pin-post" />
+              <input type="hidden" name="postId" value={post.id} />
+              <input type="hidden" name="pinned" value={String(!pinned)} />
+              <Button type="submit" variant="ghost" size="sm">
+                {pinned ? <PinOff aria-hidden /> : <Pin aria-hidden />} {pinned ? 'Desfijar' : 'Fijar'}
+              </Button>
+            </pin.Form>
+          ) : null}
+          {post.canEdit && !editing ? (
+            hydrated ? (
+              <Button type="button" variant="ghost" size="sm" onClick={() => setEditing(true)}>
+                <Pencil aria-hidden /> Editar
+              </Button>
+            ) : (
+              <Disclosure
+                summary={
+                  <>
+                    <Pencil aria-hidden /> Editar
+                  </>
+                }
+                summaryClassName="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium hover:bg-accent [&_svg]:size-4"
+                className="open:order-last open:basis-full"
+              >
+                <PostEditForm post={post} />
+              </Disclosure>
+            )
+          ) : null}
+          {post.canDelete ? (
+            <ConfirmButton
+              fetcher={remove}
+              action={FEED_ACTION}
+              fields={{ intent: 'delete-post', postId: post.id }}
+              question="¿Estás seguro de que quieres eliminar este post?"
+              className="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium text-destructive hover:bg-accent [&_svg]:size-4"
+            >
+              <Trash2 aria-hidden /> Eliminar
+            </ConfirmButton>
+          ) : null}
+        </div>
+      </footer>
+      {showComments ? <CommentsPanel postId={post.id} initialComments={initialComments} /> : null}
+    </article>
+  )
+}
+
+/** With JavaScript the list opens in place; without it, the link reloads the feed with the comments. */
+function CommentsToggle({ postId, open, count, onToggle }: { postId: string; open: boolean; count: number; onToggle: () => void }) {
+  const hydrated = useHydrated()
+  const label = `${count} ${count === 1 ? 'comentario' : 'comentarios'}`
+  if (!hydrated) {
+    return (
+      <a
+        href={`/comunidad?comentarios=${postId}#post-${postId}`}
+        className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 hover:bg-accent"
+      >
+        <MessageCircle className="size-4" aria-hidden /> {label}
+      </a>
+    )
+  }
+  return (
+    <button
+      type="button"
+      onClick={onToggle}
+      aria-expanded={open}
+      className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 hover:bg-accent"
+    >
+      <MessageCircle className="size-4" aria-hidden /> {label}
+    </button>
+  )
+}
+
+/** A post's edit form: in place once the page is interactive, inside a disclosure without JavaScript. */
+function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: () => void }) {
+  const fetcher = useFetcher<FeedResult>()
+  const hydrated = useHydrated()
+  const [form, fields] = useForm<z.input<typeof EditPostSchema>>({
+    id: `edit-post-${post.id}`,
+    lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
+    defaultValue: { title: post.title, content: post.content ?? '', linkUrl: post.linkUrl ?? '' },
+  })
+  useResultToast(fetcher.state, fetcher.data, { onSuccess: () => onDone?.() })
+  return (
+    <fetcher.Form method="post" action={FEED_ACTION} className="mt-3 grid gap-1 rounded-md bg-background" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="update-post" />
+      <input type="hidden" name="postId" value={post.id} />
+      <Field
+        label="Título"
+        errors={fields.title.errors}
+        inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: POST_TITLE_MAX }}
+      />
+      {post.postType === 'link' ? (
+        <Field label="URL" errors={fields.linkUrl.errors} inputProps={getInputProps(fields.linkUrl, { type: 'url' })} />
+      ) : null}
+      <TextareaField label="Contenido" field={fields.content} rows={5} maxLength={POST_CONTENT_MAX} />
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
+          Guardar
+        </Button>
+        {onDone && hydrated ? (
+          <Button type="button" size="sm" variant="ghost" onClick={onDone}>
+            Cancelar
+          </Button>
+        ) : null}
+      </div>
+    </fetcher.Form>
+  )
+}

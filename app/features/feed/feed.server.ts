@@ -1,0 +1,171 @@
+import { displayName } from '~/features/account/display-name'
+import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
+import { can } from '~/platform/auth/capabilities'
+import { refuse, success } from '~/platform/http/responses.server'
+import { logger } from '~/platform/logger.server'
+import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { sniffAttachment } from '~/platform/storage/file-types.server'
+import { encodeImageAttachment, ImageRejectedError } from '~/platform/storage/image.server'
+import type { UploadedFile } from '~/platform/storage/multipart.server'
+import { getStorage } from '~/platform/storage/storage.server'
+import { addComment, deleteComment, getComment, toggleCommentLike, updateComment } from './comments.server'
+import { categoryExists, createPost, deletePost, getPost, type NewAttachment, setPinned, togglePostLike, updatePost } from './posts.server'
+import { ATTACHMENT_ERRORS, type FeedIntent } from './schemas'
+
+/**
+ * One handler per intent of the /comunidad action (docs/decisions/0012). The route has already
+ * required a signed-in member with a complete profile; each handler checks what its own action
+ * needs: access (premium or admin), ownership, or a role's capability.
+ */
+type Input<K extends FeedIntent['intent']> = Extract<FeedIntent, { intent: K }>
+
+export async function createPostIntent(request: Request, user: CurrentUser, input: Input<'create-post'>, files: UploadedFile[]) {
+  requireAccess(user, 'Necesitas acceso premium para publicar')
+  const limited = await checkRateLimits([{ key: `post:${user.id}:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
+  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  if (input.categoryId && !(await categoryExists(input.categoryId))) {
+    refuse(422, 'No se pudo crear el post', { detail: { categoryId: input.categoryId } })
+  }
+  const stored: string[] = []
+  try {
+    const attachments: NewAttachment[] = []
+    for (const file of files) {
+      const type = sniffAttachment(file.buffer, file.filename)
+      if (!type) refuse(415, ATTACHMENT_ERRORS.type)
+      const body = type.kind === 'image' ? await encodeImageAttachment(file.buffer) : file.buffer
+      const key = `attachments/${user.id}/${crypto.randomUUID()}.${type.extension}`
+      await getStorage().put(key, body, type.contentType)
+      stored.push(key)
+      attachments.push({
+        fileName: safeFileName(file.filename, type.extension),
+        filePath: key,
+        fileType: type.contentType,
+        fileSize: body.length,
+      })
+    }
+    const postId = await createPost({
+      userId: user.id,
+      title: input.title,
+      content: input.content,
+      postType: input.postType,
+      linkUrl: input.postType === 'link' ? (input.linkUrl ?? null) : null,
+      categoryId: input.categoryId ?? null,
+      attachments,
+    })
+    return success({ postId }, { title: 'Post creado', description: 'Tu post ha sido publicado exitosamente' })
+  } catch (error) {
+    // Nothing half-done stays behind: files already stored are removed.
+    await Promise.all(
+      stored.map((key) =>
+        getStorage()
+          .delete(key)
+          .catch(() => {}),
+      ),
+    )
+    if (error instanceof ImageRejectedError)
+      refuse(error.reason === 'too-many-pixels' ? 413 : 422, error.message, { detail: { reason: error.reason } })
+    throw error
+  }
+}
+
+export async function updatePostIntent(user: CurrentUser, input: Input<'update-post'>) {
+  requireAccess(user)
+  const post = await getPost(input.postId)
+  if (!post) refuse(404, 'No se pudieron guardar los cambios')
+  // Only the author edits a post (spec 001 §6).
+  if (post.userId !== user.id) refuse(403, 'No se pudo modificar el post', { detail: { postId: post.id } })
+  if (post.postType === 'link' && !input.linkUrl) refuse(400, 'La URL es requerida para publicar un enlace')
+  await updatePost(post.id, {
+    title: input.title,
+    content: input.content,
+    linkUrl: post.postType === 'link' ? (input.linkUrl ?? null) : null,
+  })
+  return success({ postId: post.id }, { title: 'Post actualizado', description: 'Los cambios han sido guardados' })
+}
+
+/** A member whose premium lapsed may still remove their own posts; moderators moderate. */
+export async function deletePostIntent(user: CurrentUser, input: Input<'delete-post'>) {
+  const post = await getPost(input.postId)
+  if (!post) refuse(404, 'No se pudo eliminar el post')
+  if (post.userId !== user.id && !can(user, 'moderate-content')) refuse(403, 'No se pudo eliminar el post', { detail: { postId: post.id } })
+  const files = await deletePost(post.id)
+  await Promise.all(
+    files.map((key) =>
+      getStorage()
+        .delete(key)
+        .catch((error) => logger.warn({ err: error }, 'Attachment not removed')),
+    ),
+  )
+  return success({ postId: post.id }, { title: 'Post eliminado' })
+}
+
+export async function pinPostIntent(user: CurrentUser, input: Input<'pin-post'>) {
+  requireCapability(user, 'pin-posts', 'No se pudo modificar el post')
+  const post = await getPost(input.postId)
+  if (!post) refuse(404, 'No se pudo modificar el post')
+  await setPinned(post.id, input.pinned)
+  return success({ postId: post.id }, { title: 'Post actualizado', description: 'Los cambios han sido guardados' })
+}
+
+export async function likePostIntent(user: CurrentUser, input: Input<'like-post'>) {
+  requireAccess(user, 'Necesitas acceso premium para dar like')
+  const post = await getPost(input.postId)
+  if (!post) refuse(404, 'No se pudo procesar tu reacción')
+  const result = await togglePostLike({ postId: post.id, userId: user.id, actorName: displayName(user.profile) })
+  return success({ postId: post.id, ...result })
+}
+
+export async function addCommentIntent(user: CurrentUser, input: Input<'add-comment'>) {
+  requireAccess(user, 'Necesitas acceso premium para comentar')
+  const failure = input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario'
+  const limited = await checkRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
+  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  const commentId = await addComment({
+    postId: input.postId,
+    userId: user.id,
+    content: input.content,
+    parentCommentId: input.parentCommentId ?? null,
+    actorName: displayName(user.profile),
+  })
+  if (!commentId) refuse(404, failure, { detail: { postId: input.postId, parentCommentId: input.parentCommentId } })
+  return success({ postId: input.postId, commentId }, { title: input.parentCommentId ? 'Respuesta añadida' : 'Comentario añadido' })
+}
+
+export async function updateCommentIntent(user: CurrentUser, input: Input<'update-comment'>) {
+  requireAccess(user)
+  const comment = await getComment(input.commentId)
+  if (!comment) refuse(404, 'No se pudieron guardar los cambios')
+  // Only the author edits a comment.
+  if (comment.userId !== user.id) refuse(403, 'No se pudieron guardar los cambios', { detail: { commentId: comment.id } })
+  await updateComment(comment.id, input.content)
+  return success({ postId: comment.postId, commentId: comment.id }, { title: 'Comentario actualizado' })
+}
+
+export async function deleteCommentIntent(user: CurrentUser, input: Input<'delete-comment'>) {
+  const comment = await getComment(input.commentId)
+  if (!comment) refuse(404, 'No se pudo eliminar el comentario')
+  if (comment.userId !== user.id && !can(user, 'moderate-content')) {
+    refuse(403, 'No se pudo eliminar el comentario', { detail: { commentId: comment.id } })
+  }
+  await deleteComment(comment.id)
+  return success({ postId: comment.postId, commentId: comment.id }, { title: 'Comentario eliminado' })
+}
+
+export async function likeCommentIntent(user: CurrentUser, input: Input<'like-comment'>) {
+  requireAccess(user, 'Necesitas acceso premium para dar like')
+  const comment = await getComment(input.commentId)
+  if (!comment) refuse(404, 'No se pudo procesar tu reacción')
+  const result = await toggleCommentLike({ commentId: comment.id, userId: user.id, actorName: displayName(user.profile) })
+  return success({ postId: comment.postId, commentId: comment.id, ...result })
+}
+
+/** The name shown for a download: the member's file name, reduced to safe characters. */
+function safeFileName(original: string, extension: string) {
+  const base = original
+    .replace(/\.[^.]*$/, '')
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '')
+    .trim()
+    .slice(0, 100)
+  return `${base || 'archivo'}.${extension}`
+}

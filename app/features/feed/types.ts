@@ -1,0 +1,40 @@
+import type { Result } from '~/platform/http/result'
+
+export interface FeedPostView {
+  id: string
+  title: string
+  content: string | null
+  postType: 'text' | 'link' | 'document'
+  linkUrl: string | null
+  isPinned: boolean
+  likeCount: number
+  commentCount: number
+  likedByMe: boolean
+  createdAt: string
+  edited: boolean
+  author: { userId: string; name: string; avatarUrl: string | null; isPremium: boolean }
+  category: { id: string; name: string; color: string } | null
+  attachments: Array<{ id: string; fileName: string; fileType: string; fileSize: number; url: string; isImage: boolean }>
+  canEdit: boolean
+  canDelete: boolean
+  canPin: boolean
+}
+
+export interface CommentView {
+  id: string
+  content: string
+  parentCommentId: string | null
+  likeCount: number
+  likedByMe: boolean
+  createdAt: string
+  edited: boolean
+  author: { userId: string; name: string; avatarUrl: string | null }
+  canEdit: boolean
+  canDelete: boolean
+}
+
+/** Where feed forms post: the feed is the index route of /comunidad, so its action needs `?index`. */
+export const FEED_ACTION = '/comunidad?index'
+
+/** What the /comunidad action answers a feed form or fetcher. */
+export type FeedResult = Result<{ postId?: string; commentId?: string; liked?: boolean; likeCount?: number }>

@@ -1,0 +1,48 @@
+import { PremiumPrompt } from '~/features/community/components/premium-prompt'
+import { displayName } from '~/features/account/display-name'
+import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { formatMonthYear } from '~/platform/dates'
+import { MemberDirectory } from './components/member-directory'
+import { listDirectory } from './members.server'
+import type { Route } from './+types/directory.route'
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireCompleteProfile(request)
+  // Premium content is never sent to members without access, not merely hidden.
+  if (!user.hasAccess) return { directory: null }
+  const params = new URL(request.url).searchParams
+  const search = (params.get('q') ?? '').slice(0, 100)
+  const company = (params.get('empresa') ?? '').slice(0, 100)
+  const position = (params.get('cargo') ?? '').slice(0, 100)
+  const requestedPage = Number.parseInt(params.get('pagina') ?? '1', 10)
+  const page = Number.isFinite(requestedPage) && requestedPage > 0 ? Math.min(requestedPage, 10_000) : 1
+  const result = await listDirectory({ search, company, position, page })
+  return {
+    directory: {
+      members: result.members.map((member) => ({
+        userId: member.userId,
+        name: displayName(member),
+        avatarUrl: member.avatarUrl,
+        company: member.company,
+        position: member.position,
+        isPremium: member.isPremium,
+        memberSince: formatMonthYear(member.createdAt),
+        postCount: member.postCount,
+      })),
+      total: result.total,
+      page,
+      pageCount: result.pageCount,
+      search,
+      company,
+      position,
+    },
+  }
+}
+
+export default function DirectoryPage({ loaderData }: Route.ComponentProps) {
+  return loaderData.directory ? (
+    <MemberDirectory directory={loaderData.directory} />
+  ) : (
+    <PremiumPrompt description="El directorio de miembros es parte de la membresía premium: encuentra a directivos de pharma, biotech y medtech por nombre, empresa o cargo." />
+  )
+}

@@ -1,0 +1,203 @@
+import { ArrowLeft, Crown, ShieldCheck } from 'lucide-react'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { displayName } from '~/features/account/display-name'
+import { getProfileByUserId } from '~/features/account/profile.server'
+import { AdmissionButton } from '~/features/site/components/admission-button'
+import { requireAdmin, requireUser } from '~/platform/auth/guards.server'
+import { longDate } from '~/platform/dates'
+import { handleIntent, refuse } from '~/platform/http/responses.server'
+import { redirectWithToast } from '~/platform/http/toast.server'
+import { site } from '~/site.config'
+import { Badge } from '~/ui/badge'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { UserAvatar } from '~/ui/user-avatar'
+import { changeRole, getUserRoles, LastAdminError, setPremiumByAdmin } from './roles.server'
+import type { Route } from './+types/member.route'
+
+export const meta: Route.MetaFunction = () => [{ title: `Perfil de Usuario · ${site.name}` }, { name: 'robots', content: 'noindex' }]
+
+const UserIdSchema = z.uuid()
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const viewer = await requireUser(request)
+  const parsedId = UserIdSchema.safeParse(params.userId)
+  if (!parsedId.success) return data({ state: 'invalid' as const }, { status: 400 })
+  const userId = parsedId.data
+  // Opening another member's profile is a premium feature (spec 001 §6).
+  if (userId !== viewer.id && !viewer.hasAccess) return data({ state: 'forbidden' as const }, { status: 403 })
+
+  const profile = await getProfileByUserId(userId)
+  if (!profile) return data({ state: 'not-found' as const }, { status: 404 })
+  const roles = viewer.isAdmin ? await getUserRoles(userId) : null
+  return {
+    state: 'found' as const,
+    isOwn: userId === viewer.id,
+    viewerIsAdmin: viewer.isAdmin,
+    member: {
+      userId,
+      name: displayName(profile, 'Usuario sin nombre'),
+      avatarUrl: profile.avatarUrl,
+      isPremium: profile.isPremium,
+      company: profile.company,
+      position: profile.position,
+      bio: profile.bio,
+      memberSince: longDate(profile.createdAt),
+    },
+    roles,
+  }
+}
+
+const ROLE_NAMES = { admin: 'administrador', moderator: 'moderador' } as const
+
+const MemberIntent = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('premium'), premium: z.enum(['true', 'false']).transform((value) => value === 'true') }),
+  z.object({
+    intent: z.literal('role'),
+    role: z.enum(['admin', 'moderator']),
+    grant: z.enum(['true', 'false']).transform((value) => value === 'true'),
+  }),
+])
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
+  const target = UserIdSchema.safeParse(params.userId)
+  if (!target.success) refuse(400, 'ID de usuario no válido')
+  const path = `/usuario/${target.data}`
+  return handleIntent(request, MemberIntent, {
+    premium: {
+      invalid: 'Error al actualizar estado premium',
+      async run({ premium }) {
+        const updated = await setPremiumByAdmin({ actorId: admin.id, targetId: target.data, premium })
+        if (!updated) return redirectWithToast(path, { type: 'error', title: 'Usuario no encontrado' })
+        return redirectWithToast(path, { type: 'success', title: premium ? 'Usuario promovido a premium' : 'Usuario degradado de premium' })
+      },
+    },
+    role: {
+      invalid: 'Error al actualizar el rol',
+      async run({ role, grant }) {
+        try {
+          await changeRole({ actorId: admin.id, targetId: target.data, role, grant })
+        } catch (error) {
+          if (error instanceof LastAdminError) return redirectWithToast(path, { type: 'error', title: error.message })
+          throw error
+        }
+        return redirectWithToast(path, {
+          type: 'success',
+          title: `Rol ${ROLE_NAMES[role]} ${grant ? 'asignado' : 'removido'} correctamente`,
+        })
+      },
+    },
+  })
+}
+
+function BackLink() {
+  return (
+    <Button asChild variant="ghost" size="sm" className="justify-self-start">
+      <Link to="/comunidad/miembros">
+        <ArrowLeft aria-hidden /> Volver
+      </Link>
+    </Button>
+  )
+}
+
+export default function MemberProfilePage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.state !== 'found') {
+    const messages = {
+      invalid: ['ID de usuario no válido', 'El enlace no corresponde a ningún perfil. Revisa la dirección.'],
+      'not-found': ['Usuario no encontrado', 'Es posible que la cuenta se haya eliminado o que el enlace sea incorrecto.'],
+      forbidden: ['Acceso Premium Requerido', 'Ver los perfiles de otros miembros es parte de la membresía premium.'],
+    } as const
+    const [title, reason] = messages[loaderData.state]
+    return (
+      <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
+        <BackLink />
+        <h1 className="text-3xl font-bold tracking-tight">Perfil de Usuario</h1>
+        <Card>
+          <CardHeader>
+            <CardTitle>{title}</CardTitle>
+            <CardDescription>{reason}</CardDescription>
+          </CardHeader>
+          {loaderData.state === 'forbidden' ? (
+            <CardContent>
+              <AdmissionButton label="Solicitar Admisión" />
+            </CardContent>
+          ) : null}
+        </Card>
+      </div>
+    )
+  }
+
+  const { member, roles, viewerIsAdmin, isOwn } = loaderData
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
+      <BackLink />
+      <h1 className="text-3xl font-bold tracking-tight">Perfil de Usuario</h1>
+      <Card>
+        <CardContent className="flex flex-col gap-6 pt-6 sm:flex-row">
+          <UserAvatar avatarUrl={member.avatarUrl} name={member.name} className="size-28 text-4xl" />
+          <div className="grid gap-2">
+            <h2 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
+              {member.name} {member.isPremium ? <Badge variant="premium">Premium</Badge> : null}
+            </h2>
+            {member.position || member.company ? (
+              <p className="text-muted-foreground">{[member.position, member.company].filter(Boolean).join(' en ')}</p>
+            ) : null}
+            {member.bio ? <p className="whitespace-pre-line break-words">{member.bio}</p> : null}
+            <p className="text-sm text-muted-foreground">Miembro desde {member.memberSince}</p>
+            {isOwn ? (
+              <Link to="/perfil" className="text-sm text-primary underline-offset-4 hover:underline">
+                Editar mi perfil
+              </Link>
+            ) : null}
+          </div>
+        </CardContent>
+      </Card>
+      {viewerIsAdmin && roles ? <AdminControls isPremium={member.isPremium} roles={roles} /> : null}
+    </div>
+  )
+}
+
+function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string[] }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle'
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ShieldCheck className="size-5" aria-hidden /> Gestión de roles
+        </CardTitle>
+        <CardDescription>Solo visible para administradores. Cada cambio queda registrado.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <Form method="post" className="flex flex-wrap items-center justify-between gap-3">
+          <input type="hidden" name="intent" value="premium" />
+          <input type="hidden" name="premium" value={String(!isPremium)} />
+          <span className="flex items-center gap-2">
+            <Crown className="size-4 text-gold" aria-hidden /> Premium: <strong>{isPremium ? 'activo' : 'no'}</strong>
+          </span>
+          <Button type="submit" variant={isPremium ? 'outline' : 'gold'} size="sm" disabled={busy}>
+            {isPremium ? 'Quitar Premium' : 'Activar Premium'}
+          </Button>
+        </Form>
+        {(['admin', 'moderator'] as const).map((role) => {
+          const has = roles.includes(role)
+          return (
+            <Form key={role} method="post" className="flex flex-wrap items-center justify-between gap-3">
+              <input type="hidden" name="intent" value="role" />
+              <input type="hidden" name="role" value={role} />
+              <input type="hidden" name="grant" value={String(!has)} />
+              <span>
+                Rol <strong>{ROLE_NAMES[role]}</strong>: {has ? 'asignado' : 'no asignado'}
+              </span>
+              <Button type="submit" variant="outline" size="sm" disabled={busy}>
+                {has ? `Quitar rol ${ROLE_NAMES[role]}` : `Asignar rol ${ROLE_NAMES[role]}`}
+              </Button>
+            </Form>
+          )
+        })}
+      </CardContent>
+    </Card>
+  )
+}

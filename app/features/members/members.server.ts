@@ -1,0 +1,86 @@
+import { and, count, desc, sql, type SQL } from 'drizzle-orm'
+import { getDb } from '~/platform/db/client.server'
+import { communityPosts } from '~/features/feed/schema'
+import { profiles } from '~/features/account/schema'
+import { ACCENTED, PLAIN } from '~/features/account/schema'
+
+// Accent- and case-insensitive matching without extensions, identical on PGlite and
+// PostgreSQL: both sides are lower-cased and stripped of Spanish accents the same way (the
+// stored profiles.directory_search column on one side, normalizeSearch() on the other).
+export function normalizeSearch(text: string) {
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+function folded(expression: SQL) {
+  return sql`translate(lower(${expression}), ${ACCENTED}, ${PLAIN})`
+}
+
+function containsTerm(expression: SQL, term: string) {
+  const escaped = normalizeSearch(term).replace(/[\\%_]/g, (char) => `\\${char}`)
+  return sql`${expression} like ${`%${escaped}%`}`
+}
+
+export const DIRECTORY_PAGE_SIZE = 24
+
+export interface DirectoryQuery {
+  search?: string
+  company?: string
+  position?: string
+  page?: number
+}
+
+export async function listDirectory({ search, company, position, page = 1 }: DirectoryQuery) {
+  const filters: SQL[] = [sql`${profiles.isComplete}`]
+  // Every word must match somewhere in the name, company or position.
+  for (const word of normalizeSearch(search ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .slice(0, 6)) {
+    filters.push(containsTerm(sql`${profiles.directorySearch}`, word))
+  }
+  if (company?.trim()) filters.push(containsTerm(folded(sql`${profiles.company}`), company))
+  if (position?.trim()) filters.push(containsTerm(folded(sql`${profiles.position}`), position))
+  const where = and(...filters)
+  const db = getDb()
+  const offset = (Math.max(page, 1) - 1) * DIRECTORY_PAGE_SIZE
+  const [members, [total]] = await Promise.all([
+    db
+      .select({
+        userId: profiles.userId,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        displayName: profiles.displayName,
+        avatarUrl: profiles.avatarUrl,
+        company: profiles.company,
+        position: profiles.position,
+        isPremium: profiles.isPremium,
+        createdAt: profiles.createdAt,
+        // One index lookup per card shown (community_posts_user_idx), whatever the community's size.
+        // Qualified by hand: inside a subquery Drizzle would print both columns as a bare "user_id".
+        postCount: sql<number>`(select count(*) from ${communityPosts} as authored where authored.user_id = "profiles"."user_id")`.mapWith(
+          Number,
+        ),
+      })
+      .from(profiles)
+      .where(where)
+      .orderBy(desc(profiles.createdAt), desc(profiles.id))
+      .limit(DIRECTORY_PAGE_SIZE)
+      .offset(offset),
+    db.select({ n: count() }).from(profiles).where(where),
+  ])
+  return { members, total: total?.n ?? 0, pageCount: Math.max(1, Math.ceil((total?.n ?? 0) / DIRECTORY_PAGE_SIZE)) }
+}
+
+/** Community stat 'Miembros Activos': members with a complete profile. */
+export async function countCompleteMembers() {
+  const [row] = await getDb()
+    .select({ n: count() })
+    .from(profiles)
+    .where(sql`${profiles.isComplete}`)
+  return row?.n ?? 0
+}

@@ -1,0 +1,69 @@
+/**
+ * The bell shows repeated notifications as one: 'Ana, Luis y 3 más comentaron tu publicación'.
+ * Notifications of one kind about one thing (a post's comments, a comment's likes) group,
+ * newest first; a group is unread while any of its notifications is.
+ */
+export interface NotificationView {
+  id: string
+  type: string
+  title: string
+  message: string
+  isRead: boolean
+  relatedPostId: string | null
+  relatedCommentId: string | null
+  createdAt: string
+  actor: { name: string; avatarUrl: string | null } | null
+}
+
+export interface NotificationGroup {
+  /** Every notification in the group (marked read together). */
+  ids: string[]
+  latest: NotificationView
+  isRead: boolean
+  /** The group's text: the notification's own message when alone. */
+  message: string
+}
+
+/** Where a notification leads: its post, with the comments open. */
+export const postLinkOf = (postId: string) => `/comunidad?comentarios=${postId}#post-${postId}`
+
+const GROUP_VERBS: Record<string, (names: string) => string> = {
+  comment: (names) => `${names} comentaron tu publicación`,
+  like: (names) => `A ${names} les gusta tu publicación`,
+  comment_like: (names) => `A ${names} les gusta tu comentario`,
+  comment_reply: (names) => `${names} respondieron a tu comentario`,
+}
+
+/** 'Ana y Luis', 'Ana, Luis y Marta', 'Ana, Luis y 3 más'. */
+export function joinNames(names: string[]) {
+  if (names.length <= 1) return names[0] ?? ''
+  if (names.length === 2) return `${names[0]} y ${names[1]}`
+  if (names.length === 3) return `${names[0]}, ${names[1]} y ${names[2]}`
+  return `${names[0]}, ${names[1]} y ${names.length - 2} más`
+}
+
+function keyOf(item: NotificationView) {
+  // Likes of a comment group by the comment; comments, replies and likes of a post by the post.
+  const target = item.type === 'comment_like' || item.type === 'comment_reply' ? item.relatedCommentId : item.relatedPostId
+  return GROUP_VERBS[item.type] && target
+    ? `${item.type}:${item.type === 'comment_reply' ? item.relatedPostId : target}`
+    : `single:${item.id}`
+}
+
+export function groupNotifications(items: NotificationView[]): NotificationGroup[] {
+  const groups = new Map<string, NotificationView[]>()
+  for (const item of items) {
+    const key = keyOf(item)
+    groups.set(key, [...(groups.get(key) ?? []), item])
+  }
+  return [...groups.values()].map((members) => {
+    const latest = members[0]!
+    const names = [...new Set(members.map((member) => member.actor?.name ?? 'Usuario'))]
+    return {
+      ids: members.map((member) => member.id),
+      latest,
+      isRead: members.every((member) => member.isRead),
+      message: names.length > 1 ? GROUP_VERBS[latest.type]!(joinNames(names)) : latest.message,
+    }
+  })
+}

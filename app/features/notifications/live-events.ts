@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react'
+
+/**
+ * Events of the page's one server-sent-event stream (opened by the bell) for the rest of the
+ * page: a post's counters, moved by other members' likes and comments.
+ */
+export interface PostStats {
+  postId: string
+  likeCount: number
+  commentCount: number
+  /** When this page received it (to tell it from an older answer of its own). */
+  at: number
+}
+
+const listeners = new Set<(stats: PostStats) => void>()
+
+export function emitPostStats(stats: Omit<PostStats, 'at'>) {
+  const event = { ...stats, at: Date.now() }
+  for (const listener of listeners) listener(event)
+}
+
+/**
+ * The latest counters the stream reported for this post since the page's own data last changed
+ * (`base`, e.g. the counters the loader gave), or null when there are none newer.
+ */
+export function useLivePostStats(postId: string, base: string) {
+  const [latest, setLatest] = useState<{ base: string; stats: PostStats } | null>(null)
+  useEffect(() => {
+    const listener = (stats: PostStats) => {
+      if (stats.postId === postId) setLatest({ base, stats })
+    }
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+    }
+  }, [postId, base])
+  return latest?.base === base ? latest.stats : null
+}

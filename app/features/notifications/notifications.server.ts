@@ -1,0 +1,133 @@
+import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import { communityPosts } from '~/features/feed/schema'
+import { notifications } from './schema'
+import { profiles } from '~/features/account/schema'
+import { publishInTransaction } from '~/platform/realtime.server'
+
+type NotificationType = (typeof notifications.$inferInsert)['type']
+
+/** Spec: the bell reads at most 50, shows 10. */
+export const NOTIFICATION_FETCH_LIMIT = 50
+
+/**
+ * Creates a notification inside the action's transaction, never for one's own action,
+ * and announces it to the recipient's open streams once the transaction commits.
+ */
+export async function notifyInTransaction(
+  tx: DbExecutor,
+  notification: {
+    recipientId: string
+    actorId: string
+    type: NotificationType
+    title: string
+    message: string
+    postId?: string | null
+    commentId?: string | null
+  },
+) {
+  if (notification.recipientId === notification.actorId) return
+  // A like taken back and given again does not ring the bell twice.
+  if (notification.type === 'like' || notification.type === 'comment_like') {
+    const [existing] = await tx
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.userId, notification.recipientId),
+          eq(notifications.actorUserId, notification.actorId),
+          eq(notifications.type, notification.type),
+          notification.commentId
+            ? eq(notifications.relatedCommentId, notification.commentId)
+            : eq(notifications.relatedPostId, notification.postId ?? ''),
+        ),
+      )
+      .limit(1)
+    if (existing) return
+  }
+  const [created] = await tx
+    .insert(notifications)
+    .values({
+      userId: notification.recipientId,
+      actorUserId: notification.actorId,
+      type: notification.type,
+      title: notification.title,
+      message: notification.message,
+      relatedPostId: notification.postId ?? null,
+      relatedCommentId: notification.commentId ?? null,
+    })
+    .returning({ id: notifications.id })
+  await publishInTransaction(tx, { type: 'notification', userId: notification.recipientId, notificationId: created!.id })
+}
+
+export async function countUnread(userId: string) {
+  const [row] = await getDb()
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
+  return row?.n ?? 0
+}
+
+/**
+ * A page of the recipient's notifications, newest first (optionally only the unread), with each
+ * actor's public name and photo and the post's title: two queries. One more row than asked
+ * tells whether an older page exists.
+ */
+export async function listNotifications(userId: string, { limit = NOTIFICATION_FETCH_LIMIT, page = 1, unreadOnly = false } = {}) {
+  const db = getDb()
+  const rows = await db
+    .select({
+      id: notifications.id,
+      type: notifications.type,
+      title: notifications.title,
+      message: notifications.message,
+      isRead: notifications.isRead,
+      relatedPostId: notifications.relatedPostId,
+      relatedCommentId: notifications.relatedCommentId,
+      actorUserId: notifications.actorUserId,
+      createdAt: notifications.createdAt,
+      postTitle: communityPosts.title,
+    })
+    .from(notifications)
+    .leftJoin(communityPosts, eq(communityPosts.id, notifications.relatedPostId))
+    .where(and(eq(notifications.userId, userId), unreadOnly ? eq(notifications.isRead, false) : undefined))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit + 1)
+    .offset((Math.max(page, 1) - 1) * limit)
+  const shown = rows.slice(0, limit)
+  const actorIds = [...new Set(shown.map((row) => row.actorUserId).filter((id): id is string => Boolean(id)))]
+  const actors = actorIds.length
+    ? await db
+        .select({
+          userId: profiles.userId,
+          firstName: profiles.firstName,
+          lastName: profiles.lastName,
+          displayName: profiles.displayName,
+          avatarUrl: profiles.avatarUrl,
+        })
+        .from(profiles)
+        .where(inArray(profiles.userId, actorIds))
+    : []
+  const actorById = new Map(actors.map((actor) => [actor.userId, actor]))
+  return {
+    items: shown.map((row) => ({ ...row, actor: row.actorUserId ? (actorById.get(row.actorUserId) ?? null) : null })),
+    hasMore: rows.length > limit,
+  }
+}
+
+/** Only the recipient's own rows match: another user's ids change nothing. Returns how many matched. */
+export async function markNotificationsRead(userId: string, notificationIds: string[]) {
+  const updated = await getDb()
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(inArray(notifications.id, notificationIds), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id })
+  return updated.length
+}
+
+export async function markAllNotificationsRead(userId: string) {
+  await getDb()
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
+}

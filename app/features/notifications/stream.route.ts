@@ -1,0 +1,81 @@
+import { getCurrentUser } from '~/platform/auth/guards.server'
+import { getAuth } from '~/platform/auth/auth.server'
+import { refuse } from '~/platform/http/responses.server'
+import { openStreamCount, subscribe } from '~/platform/realtime.server'
+import type { Route } from './+types/stream.route'
+
+/** Spec 000 §9: heartbeat every 25 s. Each heartbeat also re-checks the session. */
+const HEARTBEAT_MS = 25_000
+/** A member has a few tabs and devices open, not hundreds; one process serves a bounded number. */
+export const MAX_STREAMS_PER_USER = 8
+export const MAX_STREAMS_TOTAL = 5_000
+
+/**
+ * Server-sent events for the signed-in member: only their own notifications, fed by
+ * LISTEN/NOTIFY so an event committed by any app process arrives. A signed-out or
+ * revoked session ends the stream.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getCurrentUser(request)
+  if (!user) refuse(401, 'Inicia sesión para recibir notificaciones')
+  if (openStreamCount(user.id) >= MAX_STREAMS_PER_USER || openStreamCount() >= MAX_STREAMS_TOTAL) {
+    refuse(429, 'Demasiadas conexiones abiertas: cierra alguna pestaña y vuelve a intentarlo', {
+      headers: { 'Retry-After': '30' },
+      detail: { userId: user.id },
+    })
+  }
+  const encoder = new TextEncoder()
+  let cleanup = () => {}
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false
+      const send = (chunk: string) => {
+        if (!closed) controller.enqueue(encoder.encode(chunk))
+      }
+      const close = () => {
+        if (closed) return
+        closed = true
+        cleanup()
+        try {
+          controller.close()
+        } catch {
+          // Already closed by the client going away.
+        }
+      }
+      const unsubscribe = subscribe(
+        user.id,
+        (event) =>
+          event.type === 'notification'
+            ? send(`event: notification\ndata: ${JSON.stringify({ id: event.notificationId })}\n\n`)
+            : send(
+                `event: post-stats\ndata: ${JSON.stringify({ postId: event.postId, likeCount: event.likeCount, commentCount: event.commentCount })}\n\n`,
+              ),
+        close,
+      )
+      const heartbeat = setInterval(async () => {
+        send(': ping\n\n')
+        const session = await getAuth()
+          .api.getSession({ headers: request.headers })
+          .catch(() => null)
+        if (session?.user.id !== user.id) close()
+      }, HEARTBEAT_MS)
+      cleanup = () => {
+        clearInterval(heartbeat)
+        unsubscribe()
+      }
+      request.signal.addEventListener('abort', close)
+      send('retry: 1000\n: connected\n\n')
+    },
+    cancel() {
+      cleanup()
+    },
+  })
+  return new Response(stream, {
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    },
+  })
+}

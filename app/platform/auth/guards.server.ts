@@ -1,0 +1,105 @@
+import { redirect } from 'react-router'
+import { getProfileByUserId, type Profile } from '~/features/account/profile.server'
+import { isProfileComplete } from '~/features/account/profile-completeness'
+import { getUserRoles } from '~/features/members/roles.server'
+import { refuse } from '~/platform/http/responses.server'
+import { getAuth } from './auth.server'
+import { type Capability, can } from './capabilities'
+import type { Role } from './schema'
+
+export interface CurrentUser {
+  id: string
+  email: string
+  name: string
+  profile: Profile | null
+  roles: Role[]
+  isAdmin: boolean
+  /** Spec: premium or admin. */
+  hasAccess: boolean
+}
+
+// Loaders of one navigation run in parallel and all need the user: look it up once per request.
+const cache = new WeakMap<Request, Promise<CurrentUser | null>>()
+
+/** The signed-in user, or null. For pages that anyone may see (the root, public resources). */
+export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+  let pending = cache.get(request)
+  if (!pending) {
+    pending = loadCurrentUser(request)
+    cache.set(request, pending)
+  }
+  return pending
+}
+
+async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
+  const session = await getAuth().api.getSession({ headers: request.headers })
+  if (!session) return null
+  const [profile, roles] = await Promise.all([getProfileByUserId(session.user.id), getUserRoles(session.user.id)])
+  const isAdmin = roles.includes('admin')
+  return {
+    id: session.user.id,
+    email: session.user.email,
+    name: session.user.name,
+    profile,
+    roles,
+    isAdmin,
+    hasAccess: isAdmin || Boolean(profile?.isPremium),
+  }
+}
+
+/** Without a session: to /auth, remembering where the visitor was going. */
+export async function requireUser(request: Request) {
+  const user = await getCurrentUser(request)
+  if (!user) {
+    const url = new URL(request.url)
+    throw redirect(`/auth?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`)
+  }
+  return user
+}
+
+/** Signed-in visitors have nothing to do on the sign-in pages. */
+export async function requireAnonymous(request: Request) {
+  if (await getCurrentUser(request)) throw redirect('/comunidad')
+}
+
+/** The community is only for members with the five profile items; others go to /perfil. */
+export async function requireCompleteProfile(request: Request) {
+  const user = await requireUser(request)
+  if (!isProfileComplete(user.profile)) throw redirect('/perfil?incompleto=1')
+  return user
+}
+
+export async function requireAdmin(request: Request) {
+  const user = await requireUser(request)
+  if (!user.isAdmin) refuse(403, 'Solo para administradores', { detail: { userId: user.id } })
+  return user
+}
+
+/** Premium or admin (spec: hasAccess), or a 403: 'Acceso Premium Requerido' and the spec's message for what was tried. */
+export function requireAccess(user: CurrentUser, description = 'Necesitas acceso premium') {
+  if (!user.hasAccess) refuse(403, { title: 'Acceso Premium Requerido', description }, { detail: { userId: user.id } })
+}
+
+/** A capability of the user's roles (capabilities.ts), or a 403 with the action's message. */
+export function requireCapability(user: CurrentUser, capability: Capability, message: string) {
+  if (!can(user, capability)) refuse(403, message, { detail: { userId: user.id, capability } })
+}
+
+/**
+ * Where a redirect after sign-in may go: only a path on this site. Browsers drop tabs and
+ * newlines and read '\' as '/', and a path that starts with two slashes is another host:
+ * the target is judged as a URL parser reads it, then refused unless it stays a plain path.
+ */
+export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = '/comunidad') {
+  if (typeof target !== 'string' || !target.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(target)) return fallback
+  const base = 'http://same.origin'
+  let resolved: URL
+  try {
+    resolved = new URL(target, base)
+  } catch {
+    return fallback
+  }
+  const path = resolved.pathname + resolved.search + resolved.hash
+  if (resolved.origin !== base || /^\/[/\\]/.test(path) || /%(2f|5c)/i.test(resolved.pathname.slice(0, 4))) return fallback
+  return path
+}

@@ -1,0 +1,183 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import pg from 'pg'
+import * as schema from './schema'
+
+/**
+ * The one database type the app uses. PGlite's Drizzle database has the same runtime
+ * API; typing both as one avoids the union that breaks `.returning()`.
+ */
+export type AppDb = NodePgDatabase<typeof schema>
+
+/** What a query runs on: the database, or a transaction opened on it. */
+export type DbExecutor = AppDb | Parameters<Parameters<AppDb['transaction']>[0]>[0]
+
+// The server, the CLI and the tests all run from the project's root (npm start changes into it).
+const MIGRATIONS_FOLDER = path.resolve('drizzle')
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; maxConnections?: number }
+  | { kind: 'pglite'; dataDir: string | undefined /* undefined: in memory */; template?: Blob }
+
+export interface Database {
+  db: AppDb
+  kind: DatabaseOptions['kind']
+  /**
+   * Receives NOTIFY payloads sent on a channel by any process using this database.
+   * PGlite delivers them in-process; PostgreSQL through one dedicated connection.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+let current: Database | undefined
+
+/** The process's database; throws if start-up has not opened it. */
+export function getDatabase(): Database {
+  if (!current) throw new Error('The database is not open: call openDatabase() at start-up')
+  return current
+}
+
+export function getDb(): AppDb {
+  return getDatabase().db
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (current) return current
+  current = options.kind === 'postgres' ? await openPostgres(options) : await openPglite(options.dataDir, options.template)
+  return current
+}
+
+export async function closeDatabase() {
+  const database = current
+  current = undefined
+  await database?.close()
+}
+
+async function openPostgres({ url, maxConnections = 10 }: { url: string; maxConnections?: number }): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections })
+  const db = drizzlePg(pool, { schema })
+  await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })
+  const listeners: Array<() => Promise<void>> = []
+  return {
+    db,
+    kind: 'postgres',
+    listen: async (channel, onPayload) => {
+      const stop = await listenOnPostgres(url, channel, onPayload)
+      listeners.push(stop)
+      return stop
+    },
+    async close() {
+      await Promise.all(listeners.map((stop) => stop()))
+      await pool.end()
+    },
+  }
+}
+
+/** A dedicated LISTEN connection that comes back by itself after the server drops it. */
+async function listenOnPostgres(url: string, channel: string, onPayload: (payload: string) => void) {
+  let client: pg.Client | undefined
+  let stopped = false
+  let retryTimer: NodeJS.Timeout | undefined
+  const connect = async (attempt = 0): Promise<void> => {
+    if (stopped) return
+    const next = new pg.Client({ connectionString: url })
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload) onPayload(message.payload)
+    })
+    next.on('error', () => {
+      if (client !== next || stopped) return
+      client = undefined
+      void next.end().catch(() => {})
+      retryTimer = setTimeout(() => void connect(), 1000)
+    })
+    try {
+      await next.connect()
+      await next.query(`LISTEN "${channel.replaceAll('"', '')}"`)
+      client = next
+    } catch (error) {
+      await next.end().catch(() => {})
+      if (attempt === 0 && !client) throw error
+      retryTimer = setTimeout(() => void connect(attempt + 1), Math.min(1000 * 2 ** attempt, 10_000))
+    }
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    clearTimeout(retryTimer)
+    await client?.end().catch(() => {})
+  }
+}
+
+/** `template`: a migrated database's files (tests start from one instead of migrating each time). */
+async function openPglite(dataDir: string | undefined, template?: Blob): Promise<Database> {
+  let releaseLock = () => {}
+  if (dataDir) {
+    // PGlite needs its parent folder, and only one process may own the folder.
+    mkdirSync(path.dirname(dataDir), { recursive: true })
+    releaseLock = takeLock(`${dataDir}.lock`)
+  }
+  try {
+    const pglite = await PGlite.create(dataDir, template ? { loadDataDir: template } : {})
+    const db = drizzlePglite(pglite, { schema }) as unknown as AppDb
+    await migratePglite(drizzlePglite(pglite), { migrationsFolder: MIGRATIONS_FOLDER })
+    return {
+      db,
+      kind: 'pglite',
+      listen: async (channel, onPayload) => {
+        const unlisten = await pglite.listen(channel, onPayload)
+        return async () => unlisten()
+      },
+      async close() {
+        await pglite.close()
+        releaseLock()
+      },
+    }
+  } catch (error) {
+    releaseLock()
+    throw error
+  }
+}
+
+export class DatabaseLockedError extends Error {}
+
+/**
+ * The embedded database is a single-process engine: a second server on the same
+ * folder would corrupt it. The lock file holds the owner's pid; a stale lock (its
+ * process is gone) is taken over.
+ */
+function takeLock(lockFile: string) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, 'wx')
+      writeSync(fd, String(process.pid))
+      closeSync(fd)
+      return () => rmSync(lockFile, { force: true })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const owner = Number(readFileSync(lockFile, 'utf8'))
+      if (owner && owner !== process.pid && isRunning(owner)) {
+        throw new DatabaseLockedError(
+          `The embedded database in ${path.dirname(lockFile)} is in use by another process (pid ${owner}). ` +
+            'Stop that server first, or set DATABASE_URL to use a PostgreSQL server shared by several processes.',
+        )
+      }
+      if (existsSync(lockFile)) rmSync(lockFile, { force: true })
+    }
+  }
+  throw new DatabaseLockedError(`Could not take the database lock ${lockFile}`)
+}
+
+function isRunning(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

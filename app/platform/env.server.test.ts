@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { isLoopbackUrl, parseEnv } from './env.server'
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'env-test-'))
+
+describe('configuration', () => {
+  test('runs with nothing configured: localhost URL from PORT, a generated secret kept in the data folder', () => {
+    const dir = dataDir()
+    const env = parseEnv({ PORT: '4123', DATA_DIR: dir })
+    expect(env.APP_URL).toBe('http://localhost:4123')
+    expect(env.isPublic).toBe(false)
+    expect(env.AUTH_SECRET).toMatch(/^[0-9a-f]{64}$/)
+    expect(readFileSync(path.join(dir, 'auth-secret'), 'utf8')).toBe(env.AUTH_SECRET)
+    expect(parseEnv({ DATA_DIR: dir }).AUTH_SECRET).toBe(env.AUTH_SECRET)
+  })
+
+  test('a public APP_URL refuses to start without a real secret and SMTP', () => {
+    expect(() => parseEnv({ APP_URL: 'https://circulo.example', DATA_DIR: dataDir() })).toThrow(/AUTH_SECRET[\s\S]*SMTP_URL/)
+    const env = parseEnv({
+      APP_URL: 'https://circulo.example/',
+      AUTH_SECRET: 's'.repeat(40),
+      SMTP_URL: 'smtp://mail.example:587',
+      PAYMENTS_PROVIDER: 'manual',
+      DATA_DIR: dataDir(),
+    })
+    expect(env).toMatchObject({ APP_URL: 'https://circulo.example', isPublic: true })
+  })
+
+  test('bad values are reported by name', () => {
+    expect(() => parseEnv({ PORT: 'abc', DATA_DIR: dataDir() })).toThrow(/PORT/)
+    expect(() => parseEnv({ APP_URL: 'ftp://x', DATA_DIR: dataDir() })).toThrow(/APP_URL/)
+    expect(() => parseEnv({ AUTH_SECRET: 'short', DATA_DIR: dataDir() })).toThrow(/AUTH_SECRET/)
+  })
+
+  test.each([
+    ['http://localhost:3000', true],
+    ['http://127.0.0.1:8080', true],
+    ['http://app.localhost', true],
+    ['https://circulo.example', false],
+    ['http://localhost.evil.example', false],
+  ])('%s is loopback: %s', (url, expected) => {
+    expect(isLoopbackUrl(url)).toBe(expected)
+  })
+})
+
+describe('documentation of the configuration', () => {
+  test('.env.example lists every variable of the README, and the schema reads each of them', () => {
+    const readme = readFileSync('README.md', 'utf8')
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## ', readme.indexOf('## Configuration') + 5))
+    const documented = [...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!)
+    expect(documented.length).toBeGreaterThan(15)
+    const example = readFileSync('.env.example', 'utf8')
+    const source = readFileSync('app/platform/env.server.ts', 'utf8')
+    for (const name of new Set(documented)) {
+      expect(example, `${name} in .env.example`).toMatch(new RegExp(`^#? ?${name}=`, 'm'))
+      expect(source, `${name} read by env.server.ts`).toContain(name)
+    }
+  })
+})

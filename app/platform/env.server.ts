@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional()
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString,
+  AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('Círculo CEO <no-reply@localhost>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: optionalString,
+  // Comma-separated e-mails that become admins at their first confirmed sign-in (bootstrap).
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  PAYMENTS_PROVIDER: z.enum(['stripe', 'test', 'manual']).optional(),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_PRICE_MONTHLY: optionalString,
+  STRIPE_PRICE_ANNUAL: optionalString,
+  // Points the Stripe SDK at another API host (stripe-mock, a local fake); tests only.
+  STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().default('auto'),
+  S3_ENDPOINT: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', ''])
+    .default('false')
+    .transform((value) => value === 'true'),
+})
+
+export type Env = Omit<z.infer<typeof EnvSchema>, 'PAYMENTS_PROVIDER'> & {
+  APP_URL: string
+  AUTH_SECRET: string
+  /** stripe: Stripe keys set; test: the local test checkout (laptops only); manual: premium only by admins. */
+  PAYMENTS_PROVIDER: 'stripe' | 'test' | 'manual'
+  /** true when APP_URL is not a loopback address: a real deployment with real members */
+  isPublic: boolean
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+export function isLoopbackUrl(url: string) {
+  const { hostname } = new URL(url)
+  return LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost')
+}
+
+/**
+ * Reads and checks the configuration once. A public deployment must configure
+ * what a laptop may leave out: without real mail, members could never confirm
+ * their address; without a fixed secret every restart would sign everyone out.
+ */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = EnvSchema.safeParse(source)
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const parsed = result.data
+  const appUrl = (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '')
+  const isPublic = !isLoopbackUrl(appUrl)
+  const stripeComplete = Boolean(
+    parsed.STRIPE_SECRET_KEY && parsed.STRIPE_WEBHOOK_SECRET && parsed.STRIPE_PRICE_MONTHLY && parsed.STRIPE_PRICE_ANNUAL,
+  )
+  const paymentsProvider = parsed.PAYMENTS_PROVIDER ?? (parsed.STRIPE_SECRET_KEY ? 'stripe' : isPublic ? undefined : 'test')
+  if (paymentsProvider === 'stripe' && !stripeComplete) {
+    throw new Error('Stripe payments need STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_MONTHLY and STRIPE_PRICE_ANNUAL')
+  }
+  if (isPublic) {
+    const missing = [
+      !parsed.AUTH_SECRET && 'AUTH_SECRET (at least 32 characters)',
+      !parsed.SMTP_URL && 'SMTP_URL (members must receive confirmation e-mails)',
+      !paymentsProvider && 'STRIPE_* keys, or PAYMENTS_PROVIDER=manual (premium granted only by admins)',
+      paymentsProvider === 'test' && 'a real payments provider: the test checkout never runs on a public address',
+    ].filter(Boolean)
+    if (missing.length > 0) {
+      throw new Error(`APP_URL ${appUrl} is a public address, so these settings are required:\n  ${missing.join('\n  ')}`)
+    }
+  }
+  return {
+    ...parsed,
+    APP_URL: appUrl,
+    AUTH_SECRET: parsed.AUTH_SECRET ?? localSecret(parsed.DATA_DIR),
+    PAYMENTS_PROVIDER: paymentsProvider ?? 'manual',
+    isPublic,
+  }
+}
+
+/** A laptop install keeps a generated secret in the data folder so sessions survive restarts. */
+function localSecret(dataDir: string) {
+  const file = path.join(dataDir, 'auth-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync(file, secret, { mode: 0o600 })
+  return secret
+}
+
+let current: Env | undefined
+
+export function getEnv(): Env {
+  current ??= parseEnv()
+  return current
+}
+
+/** Tests set their own configuration. */
+export function setEnv(env: Env) {
+  current = env
+}

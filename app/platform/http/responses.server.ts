@@ -1,0 +1,145 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from 'react-router'
+import type { z } from 'zod'
+import { logger } from '~/platform/logger.server'
+import { type FileLimits, readMultipart, type UploadedFile } from '~/platform/storage/multipart.server'
+import type { Failure, Message, Result } from './result'
+
+/**
+ * How a request is answered (docs/decisions/0012-one-way-to-write-an-action.md):
+ * `success()` returns a result to the form or fetcher, `refuse()` stops a loader or action
+ * with a 4xx and a fixed Spanish message (the detail goes only to the log), `handleIntent()`
+ * parses an action's intent and runs its one handler.
+ */
+
+export function success<T extends object>(payload: T, message?: Message, init?: ResponseInit) {
+  return data({ ok: true as const, ...(message ? { message } : {}), ...payload }, init)
+}
+
+/** What an action answers when it refuses: a status and a Failure for the form. */
+export type Refusal = ReturnType<typeof data<Failure>>
+
+// The Responses `refuse()` threw, to tell them from the other thrown Responses (redirects).
+const refusals = new WeakSet<Response>()
+
+/**
+ * Refuses the request: a 4xx with a fixed Spanish message (a JSON Failure). `detail` is written
+ * to the log (with the request id), never sent. In a loader the page's error boundary shows the
+ * message, a resource route answers it as is, and in an action `handleIntent` hands it to the
+ * form that posted.
+ */
+export function refuse(
+  status: number,
+  message: string | Message,
+  { detail, submission, headers }: { detail?: Record<string, unknown>; submission?: Failure['submission']; headers?: HeadersInit } = {},
+): never {
+  const failure: Failure = {
+    ok: false,
+    message: typeof message === 'string' ? { title: message } : message,
+    ...(submission ? { submission } : {}),
+  }
+  logger.info({ status, ...detail }, `Refused: ${failure.message.title}`)
+  const response = Response.json(failure, { status, headers: { 'Cache-Control': 'no-store', ...Object.fromEntries(new Headers(headers)) } })
+  refusals.add(response)
+  throw response
+}
+
+export function isRefusal(value: unknown): value is Response {
+  return value instanceof Response && refusals.has(value)
+}
+
+export const REQUEST_MESSAGES = {
+  malformed: 'La solicitud está incompleta o mal formada. Vuelve a intentarlo.',
+  unsupportedType: 'Este formulario solo acepta los datos que envía la propia página.',
+  tooLarge: 'El contenido enviado es demasiado grande.',
+  invalid: 'Solicitud no válida',
+} as const
+
+export interface FormInput {
+  formData: FormData
+  files: UploadedFile[]
+}
+
+/**
+ * Reads a form post: url-encoded, or multipart streamed through the upload parser with its
+ * limits (no files at all unless `files` allows them). Any other body is refused with 415.
+ */
+export async function readForm(
+  request: Request,
+  { files, messages = {} }: { files?: FileLimits; messages?: Partial<Record<'too-large' | 'file-too-large' | 'too-many', string>> } = {},
+): Promise<FormInput> {
+  const contentType = request.headers.get('content-type') ?? ''
+  if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+    try {
+      return { formData: await request.formData(), files: [] }
+    } catch (error) {
+      refuse(400, REQUEST_MESSAGES.malformed, { detail: { err: error } })
+    }
+  }
+  if (!/^multipart\/form-data/i.test(contentType)) {
+    refuse(415, REQUEST_MESSAGES.unsupportedType, { detail: { contentType } })
+  }
+  const parsed = await readMultipart(request, files ?? null)
+  if (!parsed.ok) {
+    if (parsed.reason === 'malformed') refuse(400, REQUEST_MESSAGES.malformed)
+    refuse(413, messages[parsed.reason] ?? REQUEST_MESSAGES.tooLarge, { detail: { reason: parsed.reason } })
+  }
+  const formData = new FormData()
+  for (const [name, value] of parsed.fields) formData.append(name, value)
+  return { formData, files: parsed.files }
+}
+
+type IntentSchema = z.ZodType<{ intent: string }>
+type IntentOf<S extends IntentSchema> = z.output<S>['intent']
+type Handlers<S extends IntentSchema> = {
+  [K in IntentOf<S>]: {
+    /** The spec's message when this intent's fields are invalid. */
+    invalid: string
+    run: (input: Extract<z.output<S>, { intent: K }>, files: UploadedFile[]) => unknown
+  }
+}
+type Answer<H> = { [K in keyof H]: H[K] extends { run: (...args: never[]) => infer R } ? Awaited<R> : never }[keyof H]
+
+/**
+ * Reads the form (`readForm`), parses its `intent` with a Zod discriminated union and runs that
+ * intent's handler. Invalid fields answer 400 with the intent's message and Conform's field
+ * errors; an unknown intent answers 400; a refusal (by `readForm` or by the handler) comes back
+ * to the form as its result.
+ */
+export async function handleIntent<S extends IntentSchema, H extends Handlers<S>>(
+  request: Request,
+  schema: S,
+  handlers: H,
+  formOptions?: Parameters<typeof readForm>[1],
+): Promise<Answer<H> | Refusal> {
+  // What the form gets back with a refusal: its values, never its passwords.
+  let valuesBack: (() => Failure['submission']) | undefined
+  try {
+    const { formData, files } = await readForm(request, formOptions)
+    const submission = parseWithZod(formData, { schema })
+    valuesBack = () => submission.reply({ hideFields: PASSWORD_FIELDS })
+    const intent = String(formData.get('intent') ?? '') as IntentOf<S>
+    const handler = Object.hasOwn(handlers, intent) ? handlers[intent] : undefined
+    if (!handler) refuse(400, REQUEST_MESSAGES.invalid, { detail: { intent } })
+    if (submission.status !== 'success') {
+      refuse(400, handler.invalid, {
+        submission: submission.reply({ hideFields: PASSWORD_FIELDS }),
+        detail: { intent, invalidFields: Object.keys(submission.error ?? {}) },
+      })
+    }
+    return (await handler.run(submission.value as never, files)) as Answer<H>
+  } catch (thrown) {
+    if (!isRefusal(thrown)) throw thrown
+    const failure = (await thrown.json()) as Failure
+    // Nothing typed is lost, also without JavaScript.
+    failure.submission ??= valuesBack?.()
+    const headers = new Headers(thrown.headers)
+    headers.delete('Content-Type')
+    return data(failure, { status: thrown.status, headers }) as Refusal
+  }
+}
+
+/** Never sent back to the page, even after a failed submission. */
+const PASSWORD_FIELDS = ['password', 'confirmPassword', 'currentPassword', 'newPassword']
+
+export type ActionData<T extends object = object> = Result<T>

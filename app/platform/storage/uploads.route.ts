@@ -1,0 +1,52 @@
+import { getAttachmentByPath } from '~/features/feed/posts.server'
+import { verifyUploadSignature } from './signed-url.server'
+import { contentTypeOf, getStorage, isValidKey } from './storage.server'
+import type { Route } from './+types/uploads.route'
+
+const notFound = () => new Response('No encontrado', { status: 404 })
+
+function contentDisposition(type: 'inline' | 'attachment', fileName: string) {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
+/**
+ * Serves stored files with headers that keep them inert: the type comes from the
+ * server-chosen extension (never from the upload), `nosniff`, and a sandboxing CSP so
+ * even a crafted file could run nothing. Avatars are public like the spec's bucket;
+ * post attachments need a link signed by the feed, valid for an hour (spec 001 §7).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const key = params['*'] ?? ''
+  const contentType = contentTypeOf(key)
+  if (!isValidKey(key) || !contentType) return notFound()
+
+  let disposition: string
+  let cacheControl: string
+  if (key.startsWith('avatars/')) {
+    disposition = contentDisposition('inline', key.slice(key.lastIndexOf('/') + 1))
+    // Every upload gets a new name, so a cached copy is never stale.
+    cacheControl = 'public, max-age=31536000, immutable'
+  } else if (key.startsWith('attachments/')) {
+    if (!verifyUploadSignature(key, new URL(request.url).searchParams)) return notFound()
+    const attachment = await getAttachmentByPath(key)
+    if (!attachment) return notFound()
+    disposition = contentDisposition(contentType.startsWith('image/') ? 'inline' : 'attachment', attachment.fileName)
+    cacheControl = 'private, max-age=3600'
+  } else {
+    return notFound()
+  }
+
+  const file = await getStorage().get(key)
+  if (!file) return notFound()
+  const headers = new Headers({
+    'Content-Type': contentType,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+    'Content-Disposition': disposition,
+    'Cache-Control': cacheControl,
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  })
+  if (file.size !== undefined) headers.set('Content-Length', String(file.size))
+  return new Response(file.body, { headers })
+}

@@ -1,0 +1,134 @@
+import { type FieldMetadata, getTextareaProps } from '@conform-to/react'
+import { type ComponentProps, type ReactNode, useId, useState } from 'react'
+import { cn } from './cn'
+import { Input } from './input'
+import { Label } from './label'
+
+/**
+ * Form fields for Conform (docs/decisions/0012): a label, the control, and its first error
+ * announced to screen readers under the control.
+ */
+export function Field({
+  label,
+  errors,
+  inputProps,
+}: {
+  label: ReactNode
+  errors?: string[]
+  inputProps: ComponentProps<'input'> & { id: string }
+}) {
+  const errorId = `${inputProps.id}-error`
+  const hasError = Boolean(errors?.length)
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={inputProps.id}>{label}</Label>
+      <Input {...inputProps} aria-invalid={hasError || undefined} aria-describedby={hasError ? errorId : undefined} />
+      <ErrorLine id={errorId} errors={errors} />
+    </div>
+  )
+}
+
+export function TextareaField({
+  label,
+  field,
+  className,
+  ...props
+}: { label: ReactNode; field: FieldMetadata<string | null | undefined> } & ComponentProps<'textarea'>) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={field.id}>{label}</Label>
+      <textarea
+        {...getTextareaProps(field)}
+        {...props}
+        className={cn(
+          'rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring aria-[invalid=true]:border-destructive md:text-sm',
+          className,
+        )}
+      />
+      <ErrorLine id={field.errorId} errors={field.errors} />
+    </div>
+  )
+}
+
+/**
+ * A file picker in Spanish: the browser's own button says 'Choose file' in the browser's
+ * language, so the native input is kept (for the keyboard, screen readers and forms without
+ * JavaScript) but hidden behind a button and the names of the chosen files.
+ */
+export function FileField({
+  label,
+  name,
+  multiple,
+  accept,
+  help,
+  error,
+  onFiles,
+}: {
+  label: ReactNode
+  name: string
+  multiple?: boolean
+  accept?: string
+  help?: string
+  error?: string | null
+  onFiles?: (files: File[]) => void
+}) {
+  const id = useId()
+  const [chosen, setChosen] = useState<string[]>([])
+  return (
+    <div className="grid gap-1.5">
+      <span className="flex items-center gap-2 text-sm font-medium leading-none">{label}</span>
+      <div className="flex min-w-0 flex-wrap items-center gap-3">
+        <input
+          id={id}
+          name={name}
+          type="file"
+          multiple={multiple}
+          accept={accept}
+          className="peer sr-only"
+          aria-describedby={[help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined}
+          onChange={(event) => {
+            const files = [...(event.currentTarget.files ?? [])]
+            setChosen(files.map((file) => file.name))
+            onFiles?.(files)
+          }}
+        />
+        <label
+          htmlFor={id}
+          className="inline-flex h-9 cursor-pointer items-center rounded-md bg-secondary px-3 text-sm font-medium hover:bg-secondary/80 peer-focus-visible:ring-2 peer-focus-visible:ring-ring"
+        >
+          {multiple ? 'Elegir archivos' : 'Elegir archivo'}
+        </label>
+        <span className="min-w-0 flex-1 truncate text-sm text-muted-foreground" aria-live="polite">
+          {chosen.length === 0
+            ? 'Ningún archivo seleccionado'
+            : chosen.length === 1
+              ? chosen[0]
+              : `${chosen.length} archivos: ${chosen.join(', ')}`}
+        </span>
+      </div>
+      {help ? (
+        <p id={`${id}-help`} className="text-xs text-muted-foreground">
+          {help}
+        </p>
+      ) : null}
+      <ErrorLine id={`${id}-error`} errors={error ? [error] : undefined} />
+    </div>
+  )
+}
+
+function ErrorLine({ id, errors }: { id: string; errors?: string[] }) {
+  return (
+    <p id={id} className="min-h-5 text-sm text-destructive" role={errors?.length ? 'alert' : undefined}>
+      {errors?.[0]}
+    </p>
+  )
+}
+
+export function FormError({ errors, id }: { errors?: string[] | null; id?: string }) {
+  if (!errors?.length) return null
+  return (
+    <p id={id} role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+      {errors[0]}
+    </p>
+  )
+}
