@@ -23,8 +23,9 @@ export default tseslint.config(
     },
   },
   {
-    // React code: components and the browser-side hooks.
-    files: ['app/**/*.tsx', 'app/ui/**/*.ts'],
+    // React code: components and hooks (server modules and tests have none).
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['app/**/*.server.ts', 'app/**/*.test.ts'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: {
       'react-hooks/rules-of-hooks': 'error',

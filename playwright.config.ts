@@ -24,7 +24,7 @@ mkdirSync(TMP_DIR, { recursive: true })
 
 // Debian's Chromium; Playwright's own browser builds cannot be downloaded here.
 const LAUNCH_OPTIONS = {
-  executablePath: '/usr/bin/chromium',
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [
     '--no-sandbox',
     '--disable-gpu',

@@ -19,7 +19,7 @@ export default [
 
   route('comunidad', 'features/community/layout.route.tsx', [
     index('features/feed/feed.route.tsx'),
-    route('sesiones', 'features/ceo-sessions/sessions.route.tsx'),
+    route('sesiones', 'features/ceo-sessions/ceo-sessions.route.tsx'),
     route('calendario', 'features/events/calendar.route.tsx'),
     route('miembros', 'features/members/directory.route.tsx'),
   ]),

@@ -17,7 +17,7 @@
 //        /legal                                      baseline: a static page with the same layout
 //                                                    (root loader: session, profile, roles, unread)
 //        /comunidad                                  the feed page (document, server-rendered)
-//        /comunidad.data?_routes=routes%2Fcomunidad  the feed's data endpoint: what the browser
+//        /comunidad.data?_routes=features%2Ffeed%2Ffeed.route  the feed's data endpoint: what the browser
 //                                                    fetches for a client navigation or “Cargar más”
 //      All requests send the member's cookie and `Accept-Encoding: gzip`, as a browser does.
 //   5. counts the SQL statements of one request per page (after the load, so the counter's

@@ -133,7 +133,7 @@ try {
   await waitForServer(child)
   await warmUp()
   mkdirSync(REPORT_DIR, { recursive: true })
-  chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS })
+  chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS })
   for (const pagePath of PAGES) {
     const { lhr, report } = await auditPage(chrome, pagePath)
     const name = pagePath === '/' ? 'home' : pagePath.slice(1).replace(/\//g, '-')

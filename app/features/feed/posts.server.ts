@@ -164,7 +164,7 @@ export function toPostView(post: FeedPost, viewer: CurrentUser): FeedPostView {
       fileName: attachment.fileName,
       fileType: attachment.fileType,
       fileSize: attachment.fileSize,
-      url: signedUploadUrl(attachment.filePath),
+      url: signedUploadUrl(attachment.filePath, attachment.fileName),
       isImage: attachment.fileType.startsWith('image/'),
     })),
     canEdit: post.userId === viewer.id,
@@ -284,14 +284,6 @@ export async function togglePostLike({ postId, userId, actorName }: { postId: st
 export async function countPosts() {
   const [row] = await getDb().select({ n: count() }).from(communityPosts)
   return row?.n ?? 0
-}
-
-export async function getAttachmentByPath(filePath: string) {
-  const [attachment] = await getDb()
-    .select({ fileName: postAttachments.fileName, fileType: postAttachments.fileType })
-    .from(postAttachments)
-    .where(eq(postAttachments.filePath, filePath))
-  return attachment ?? null
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ArrowLeft, Crown, ShieldCheck } from 'lucide-react'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { Form, isRouteErrorResponse, Link, useNavigation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { displayName } from '~/features/account/display-name'
 import { getProfileByUserId } from '~/features/account/profile.server'
@@ -7,7 +7,11 @@ import { AdmissionButton } from '~/features/site/components/admission-button'
 import { requireAdmin, requireUser } from '~/platform/auth/guards.server'
 import { longDate } from '~/platform/dates'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
+import type { Failure } from '~/platform/http/result'
 import { redirectWithToast } from '~/platform/http/toast.server'
+import { logger } from '~/platform/logger.server'
+import { ActionStatus } from '~/ui/action-status'
+import { GeneralErrorBoundary } from '~/ui/error-boundary'
 import { site } from '~/site.config'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
@@ -23,16 +27,23 @@ const UserIdSchema = z.uuid()
 export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request)
   const parsedId = UserIdSchema.safeParse(params.userId)
-  if (!parsedId.success) return data({ state: 'invalid' as const }, { status: 400 })
+  if (!parsedId.success) refuse(400, 'ID de usuario no válido')
   const userId = parsedId.data
   // Opening another member's profile is a premium feature (spec 001 §6).
-  if (userId !== viewer.id && !viewer.hasAccess) return data({ state: 'forbidden' as const }, { status: 403 })
+  if (userId !== viewer.id && !viewer.hasAccess) refuse(403, 'Acceso Premium Requerido')
 
-  const profile = await getProfileByUserId(userId)
-  if (!profile) return data({ state: 'not-found' as const }, { status: 404 })
-  const roles = viewer.isAdmin ? await getUserRoles(userId) : null
+  const profile = await getProfileByUserId(userId).catch((error: unknown) =>
+    refuse(503, 'Error al cargar el perfil', { detail: { err: error, userId } }),
+  )
+  if (!profile) refuse(404, 'Usuario no encontrado')
+  // Without its roles the profile still shows; the admin card says what is missing.
+  const roles = viewer.isAdmin
+    ? await getUserRoles(userId).catch((error: unknown) => {
+        logger.error({ err: error, userId }, 'Loading roles failed')
+        return 'failed' as const
+      })
+    : null
   return {
-    state: 'found' as const,
     isOwn: userId === viewer.id,
     viewerIsAdmin: viewer.isAdmin,
     member: {
@@ -70,7 +81,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       invalid: 'Error al actualizar estado premium',
       async run({ premium }) {
         const updated = await setPremiumByAdmin({ actorId: admin.id, targetId: target.data, premium })
-        if (!updated) return redirectWithToast(path, { type: 'error', title: 'Usuario no encontrado' })
+        if (!updated) refuse(404, 'Usuario no encontrado')
         return redirectWithToast(path, { type: 'success', title: premium ? 'Usuario promovido a premium' : 'Usuario degradado de premium' })
       },
     },
@@ -80,7 +91,7 @@ export async function action({ request, params }: Route.ActionArgs) {
         try {
           await changeRole({ actorId: admin.id, targetId: target.data, role, grant })
         } catch (error) {
-          if (error instanceof LastAdminError) return redirectWithToast(path, { type: 'error', title: error.message })
+          if (error instanceof LastAdminError) refuse(409, error.message)
           throw error
         }
         return redirectWithToast(path, {
@@ -102,33 +113,37 @@ function BackLink() {
   )
 }
 
-export default function MemberProfilePage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.state !== 'found') {
-    const messages = {
-      invalid: ['ID de usuario no válido', 'El enlace no corresponde a ningún perfil. Revisa la dirección.'],
-      'not-found': ['Usuario no encontrado', 'Es posible que la cuenta se haya eliminado o que el enlace sea incorrecto.'],
-      forbidden: ['Acceso Premium Requerido', 'Ver los perfiles de otros miembros es parte de la membresía premium.'],
-    } as const
-    const [title, reason] = messages[loaderData.state]
-    return (
-      <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
-        <BackLink />
-        <h1 className="text-3xl font-bold tracking-tight">Perfil de Usuario</h1>
-        <Card>
-          <CardHeader>
-            <CardTitle>{title}</CardTitle>
-            <CardDescription>{reason}</CardDescription>
-          </CardHeader>
-          {loaderData.state === 'forbidden' ? (
-            <CardContent>
-              <AdmissionButton label="Solicitar Admisión" />
-            </CardContent>
-          ) : null}
-        </Card>
-      </div>
-    )
+/** A refused profile (invalid id, no access, unknown member) keeps the page's frame and way back. */
+export function ErrorBoundary() {
+  const error = useRouteError()
+  const refusal = isRouteErrorResponse(error) ? (error.data as Partial<Failure> | undefined) : undefined
+  if (!refusal?.message) return <GeneralErrorBoundary />
+  const reasons: Record<number, string> = {
+    400: 'El enlace no corresponde a ningún perfil. Revisa la dirección.',
+    403: 'Ver los perfiles de otros miembros es parte de la membresía premium.',
+    404: 'Es posible que la cuenta se haya eliminado o que el enlace sea incorrecto.',
   }
+  const status = isRouteErrorResponse(error) ? error.status : 500
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
+      <BackLink />
+      <h1 className="text-3xl font-bold tracking-tight">Perfil de Usuario</h1>
+      <Card>
+        <CardHeader>
+          <CardTitle>{refusal.message.title}</CardTitle>
+          <CardDescription>{reasons[status] ?? 'Vuelve a intentarlo en unos segundos.'}</CardDescription>
+        </CardHeader>
+        {status === 403 ? (
+          <CardContent>
+            <AdmissionButton label="Solicitar Admisión" />
+          </CardContent>
+        ) : null}
+      </Card>
+    </div>
+  )
+}
 
+export default function MemberProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const { member, roles, viewerIsAdmin, isOwn } = loaderData
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
@@ -154,12 +169,14 @@ export default function MemberProfilePage({ loaderData }: Route.ComponentProps) 
           </div>
         </CardContent>
       </Card>
+      {/* The admin's forms navigate: a refused change comes back here as the action's result. */}
+      <ActionStatus result={actionData && !actionData.ok ? actionData : undefined} />
       {viewerIsAdmin && roles ? <AdminControls isPremium={member.isPremium} roles={roles} /> : null}
     </div>
   )
 }
 
-function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string[] }) {
+function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string[] | 'failed' }) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   return (
@@ -171,6 +188,11 @@ function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string
         <CardDescription>Solo visible para administradores. Cada cambio queda registrado.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
+        {roles === 'failed' ? (
+          <p role="alert" className="text-sm text-destructive">
+            Error al cargar los roles del usuario
+          </p>
+        ) : null}
         <Form method="post" className="flex flex-wrap items-center justify-between gap-3">
           <input type="hidden" name="intent" value="premium" />
           <input type="hidden" name="premium" value={String(!isPremium)} />
@@ -181,8 +203,8 @@ function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string
             {isPremium ? 'Quitar Premium' : 'Activar Premium'}
           </Button>
         </Form>
-        {(['admin', 'moderator'] as const).map((role) => {
-          const has = roles.includes(role)
+        {(roles === 'failed' ? [] : (['admin', 'moderator'] as const)).map((role) => {
+          const has = roles !== 'failed' && roles.includes(role)
           return (
             <Form key={role} method="post" className="flex flex-wrap items-center justify-between gap-3">
               <input type="hidden" name="intent" value="role" />

@@ -1,13 +1,15 @@
 import { and, eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test, vi } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { communityPosts } from '~/features/feed/schema'
 import { profiles } from '~/features/account/schema'
 import { userRoles } from '~/platform/auth/schema'
-import * as comunidadRoute from '~/features/community/layout.route'
+import * as communityLayout from '~/features/community/layout.route'
 import * as directoryRoute from './directory.route'
-import * as usuarioRoute from './member.route'
+import * as memberRoute from './member.route'
+import * as profileServer from '~/features/account/profile.server'
+import * as rolesServer from './roles.server'
 import { can } from '~/platform/auth/capabilities'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { completeProfile, createPersona, type Persona } from '../../../tests/setup/members'
@@ -17,9 +19,9 @@ useTestDatabase()
 
 const context = { cspNonce: 'test' }
 const viewProfile = (userId: string, cookie?: string) =>
-  run(() => usuarioRoute.loader({ request: getRequest(`/usuario/${userId}`, { cookie }), params: { userId }, context } as any))
+  run(() => memberRoute.loader({ request: getRequest(`/usuario/${userId}`, { cookie }), params: { userId }, context } as any))
 const adminAction = (userId: string, fields: Record<string, string>, cookie?: string) =>
-  run(() => usuarioRoute.action({ request: formRequest(`/usuario/${userId}`, fields, { cookie }), params: { userId }, context } as any))
+  run(() => memberRoute.action({ request: formRequest(`/usuario/${userId}`, fields, { cookie }), params: { userId }, context } as any))
 const directory = (query: string, cookie?: string) =>
   run(() => directoryRoute.loader({ request: getRequest(`/comunidad/miembros${query}`, { cookie }), params: {}, context } as any))
 
@@ -52,7 +54,7 @@ describe('viewing a member profile (/usuario/:id)', () => {
       expect(outcome.data.member).toMatchObject({ name: 'Teresa Núñez', company: 'Genómica Ibérica', bio: 'Bio <script>x</script>' })
       expect(outcome.data.member.memberSince).toMatch(/^\d{1,2} de [a-z]+ de \d{4}$/)
     }
-    if (status === 403) expect(outcome.data.state).toBe('forbidden')
+    if (status === 403) expect(outcome.data.message.title).toBe('Acceso Premium Requerido')
   })
 
   test('only admins get the role card data', async () => {
@@ -69,13 +71,39 @@ describe('viewing a member profile (/usuario/:id)', () => {
   test.each(['not-a-uuid', '1; drop table profiles', '../perfil'])('invalid id %j → 400', async (id) => {
     const outcome = await viewProfile(id, people.premium.cookie)
     expect(outcome.status).toBe(400)
-    expect(outcome.data.state).toBe('invalid')
+    expect(outcome.data.message.title).toBe('ID de usuario no válido')
   })
 
   test('unknown id → 404', async () => {
     const outcome = await viewProfile(crypto.randomUUID(), people.premium.cookie)
     expect(outcome.status).toBe(404)
-    expect(outcome.data.state).toBe('not-found')
+    expect(outcome.data.message.title).toBe('Usuario no encontrado')
+  })
+
+  test('a profile that cannot be loaded says so; roles that cannot be loaded leave the profile shown', async () => {
+    // The guard loads the viewer's own profile through the same function: only the target's fails.
+    const original = profileServer.getProfileByUserId
+    const profileLoad = vi.spyOn(profileServer, 'getProfileByUserId').mockImplementation(async (userId) => {
+      if (userId === target.userId) throw new Error('connection reset by peer')
+      return original(userId)
+    })
+    const failed = await viewProfile(target.userId, people.premium.cookie)
+    expect(profileLoad).toHaveBeenCalled()
+    expect(failed.status).toBe(503)
+    expect(failed.data.message.title).toBe('Error al cargar el perfil')
+    expect(JSON.stringify(failed.data)).not.toContain('connection reset')
+    profileLoad.mockRestore()
+
+    const originalRoles = rolesServer.getUserRoles
+    vi.spyOn(rolesServer, 'getUserRoles').mockImplementation(async (userId) => {
+      if (userId === target.userId) throw new Error('connection reset by peer')
+      return originalRoles(userId)
+    })
+    const partial = await viewProfile(target.userId, people.admin.cookie)
+    expect(partial.status).toBe(200)
+    expect(partial.data.member.name).toBe('Teresa Núñez')
+    expect(partial.data.roles).toBe('failed')
+    vi.restoreAllMocks()
   })
 })
 
@@ -122,7 +150,8 @@ describe('admin controls', () => {
     const solo = people.admin
     // The suite's database has exactly one admin here.
     const blocked = await adminAction(solo.userId!, { intent: 'role', role: 'admin', grant: 'false' }, solo.cookie)
-    expect(blocked.status).toBe(302)
+    expect(blocked.status).toBe(409)
+    expect(blocked.data.message.title).toMatch(/administrador/)
     const stillAdmin = await getDb()
       .select()
       .from(userRoles)
@@ -177,7 +206,9 @@ test('two admins who demote each other at the same moment leave one admin', asyn
     expect(await admins()).toHaveLength(1)
     // One wins; the other is refused, in the transaction ('Ya no eres administrador') or, if it
     // started after the first committed, by the admin guard (403).
-    const answers = await Promise.all([one, two].map(async (outcome) => (await readToast(outcome.headers))?.title ?? outcome.status))
+    const answers = await Promise.all(
+      [one, two].map(async (outcome) => (await readToast(outcome.headers))?.title ?? (outcome.status === 409 ? outcome.data.message.title : outcome.status)),
+    )
     expect(answers).toContain('Rol administrador removido correctamente')
     expect(answers.filter((answer) => answer !== 'Rol administrador removido correctamente')).toEqual([
       expect.toSatisfy((answer) => answer === 'Ya no eres administrador' || answer === 403),
@@ -238,7 +269,7 @@ describe('member directory', () => {
 
   test('the old /comunidad?tab=miembros links land on /comunidad/miembros with their search', async () => {
     const outcome = await run(() =>
-      comunidadRoute.loader({
+      communityLayout.loader({
         request: getRequest('/comunidad?tab=miembros&q=alvarez', { cookie: people.premium.cookie }),
         params: {},
         context,

@@ -1,12 +1,9 @@
-import { sql } from 'drizzle-orm'
-import { getDb } from '~/platform/db/client.server'
+import { pingDatabase } from '~/platform/db/client.server'
 
 /** For load balancers: answers 200 only when the database answers. */
 export async function loader() {
-  try {
-    await getDb().execute(sql`select 1`)
-    return Response.json({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store' } })
-  } catch {
-    return Response.json({ status: 'database unavailable' }, { status: 503 })
-  }
+  const up = await pingDatabase()
+  return up
+    ? Response.json({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store' } })
+    : Response.json({ status: 'database unavailable' }, { status: 503, headers: { 'Cache-Control': 'no-store' } })
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { pricing } from './content'
 import { site } from '~/site.config'
 import type { Route } from './+types/legal.route'
+import { longDate } from '~/platform/dates'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Aviso Legal y Condiciones de Uso · ${site.name}` },
@@ -12,7 +13,7 @@ export const meta: Route.MetaFunction = () => [
   },
 ]
 
-const updatedAt = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(site.legalUpdatedAt))
+const updatedAt = longDate(site.legalUpdatedAt)
 
 const sections = {
   titular: '1. Datos identificativos del titular',

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { site } from '~/site.config'
 import type { Route } from './+types/privacy.route'
+import { longDate } from '~/platform/dates'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Política de Privacidad y Cookies · ${site.name}` },
@@ -11,7 +12,7 @@ export const meta: Route.MetaFunction = () => [
   },
 ]
 
-const updatedAt = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(site.legalUpdatedAt))
+const updatedAt = longDate(site.legalUpdatedAt)
 
 const sections = {
   responsable: '1. Responsable del tratamiento',

@@ -3,9 +3,9 @@ import { describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { userRoles } from '~/platform/auth/schema'
 import { grantRoleByEmail } from '~/features/members/roles.server'
-import * as comunidadRoute from '~/features/community/layout.route'
+import * as communityLayout from '~/features/community/layout.route'
 import * as directoryRoute from '~/features/members/directory.route'
-import * as perfilRoute from '~/features/account/profile.route'
+import * as profileRoute from '~/features/account/profile.route'
 import * as rootRoute from '~/root'
 import { getCurrentUser, requireAccess, requireAdmin, safeRedirect } from './guards.server'
 import { useTestDatabase } from '../../../tests/setup/database'
@@ -21,8 +21,8 @@ const load = (module: { loader: (args: any) => unknown }, path: string, cookie?:
 describe('guards at the top of every loader', () => {
   test('anonymous visitors go to /auth, remembering where they were going', async () => {
     for (const [module, path] of [
-      [perfilRoute, '/perfil'],
-      [comunidadRoute, '/comunidad?categoria=x'],
+      [profileRoute, '/perfil'],
+      [communityLayout, '/comunidad?categoria=x'],
       [directoryRoute, '/comunidad/miembros?q=ana'],
     ] as const) {
       const outcome = await load(module, path)
@@ -32,21 +32,21 @@ describe('guards at the top of every loader', () => {
   })
 
   test('a forged or expired session cookie counts as anonymous', async () => {
-    const outcome = await load(perfilRoute, '/perfil', 'better-auth.session_token=forged.value')
+    const outcome = await load(profileRoute, '/perfil', 'better-auth.session_token=forged.value')
     expect(outcome.status).toBe(302)
     expect(outcome.location).toMatch(/^\/auth/)
   })
 
   test('an incomplete profile is sent from /comunidad to /perfil', async () => {
     const { cookie } = await createConfirmedUser()
-    const outcome = await load(comunidadRoute, '/comunidad', cookie)
+    const outcome = await load(communityLayout, '/comunidad', cookie)
     expect(outcome.status).toBe(302)
     expect(outcome.location).toBe('/perfil?incompleto=1')
   })
 
   test('/perfil shows the missing items for an incomplete profile', async () => {
     const { cookie, email } = await createConfirmedUser({ firstName: 'Rosa', lastName: 'Vidal' })
-    const outcome = await load(perfilRoute, '/perfil', cookie)
+    const outcome = await load(profileRoute, '/perfil', cookie)
     expect(outcome.status).toBe(200)
     expect(outcome.data).toMatchObject({ email, profile: { firstName: 'Rosa', lastName: 'Vidal', company: null, avatarUrl: null } })
   })
@@ -54,7 +54,7 @@ describe('guards at the top of every loader', () => {
   test('a complete profile enters /comunidad; without premium it is told so', async () => {
     const { cookie, userId } = await createConfirmedUser()
     await completeProfile(userId)
-    const outcome = await load(comunidadRoute, '/comunidad', cookie)
+    const outcome = await load(communityLayout, '/comunidad', cookie)
     expect(outcome.status).toBe(200)
     expect(outcome.data.hasAccess).toBe(false)
   })

@@ -1,4 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { sql } from 'drizzle-orm'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -45,6 +46,16 @@ export function getDatabase(): Database {
 
 export function getDb(): AppDb {
   return getDatabase().db
+}
+
+/** True when the database answers a trivial query (health checks). */
+export async function pingDatabase() {
+  try {
+    await getDb().execute(sql`select 1`)
+    return true
+  } catch {
+    return false
+  }
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

@@ -4,24 +4,31 @@ import { getEnv } from '~/platform/env.server'
 /** Spec: attachment links are valid for 3600 seconds. */
 export const SIGNED_URL_SECONDS = 3600
 
-function signature(key: string, expires: number) {
-  return createHmac('sha256', getEnv().AUTH_SECRET).update(`uploads:${key}:${expires}`).digest('base64url')
+function signature(key: string, expires: number, fileName: string) {
+  return createHmac('sha256', getEnv().AUTH_SECRET).update(JSON.stringify(['uploads', key, expires, fileName])).digest('base64url')
 }
 
-/** A short-lived link to a stored file, like an S3 presigned URL but served by the app. */
-export function signedUploadUrl(key: string, now = Date.now()) {
+/**
+ * A short-lived link to a stored file, like an S3 presigned URL but served by the app. The
+ * feature that shows the link has checked access; the link carries the name the file is
+ * downloaded under, signed with it, so serving it needs no feature's tables.
+ */
+export function signedUploadUrl(key: string, fileName: string, now = Date.now()) {
   // Rounded to the quarter hour so a page's links stay the same across reloads (cacheable).
   const expires = Math.ceil((now / 1000 + SIGNED_URL_SECONDS) / 900) * 900
-  return `/uploads/${key}?expires=${expires}&sig=${signature(key, expires)}`
+  const params = new URLSearchParams({ name: fileName, expires: String(expires), sig: signature(key, expires, fileName) })
+  return `/uploads/${key}?${params}`
 }
 
+/** The signed file name when the link is genuine and current, else null. */
 export function verifyUploadSignature(key: string, params: URLSearchParams, now = Date.now()) {
   const expires = Number(params.get('expires'))
+  const fileName = params.get('name') ?? ''
   const given = params.get('sig') ?? ''
-  if (!Number.isInteger(expires) || expires * 1000 < now) return false
+  if (!Number.isInteger(expires) || expires * 1000 < now) return null
   // Links are never valid for longer than the spec's hour (plus the rounding).
-  if (expires * 1000 > now + (SIGNED_URL_SECONDS + 900) * 1000) return false
-  const expected = Buffer.from(signature(key, expires))
+  if (expires * 1000 > now + (SIGNED_URL_SECONDS + 900) * 1000) return null
+  const expected = Buffer.from(signature(key, expires, fileName))
   const received = Buffer.from(given)
-  return expected.length === received.length && timingSafeEqual(expected, received)
+  return expected.length === received.length && timingSafeEqual(expected, received) ? fileName : null
 }

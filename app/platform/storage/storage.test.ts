@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type FileStorage, isValidKey, localStorage, s3Storage } from './storage.server'
+import { SIGNED_URL_SECONDS, signedUploadUrl, verifyUploadSignature } from './signed-url.server'
+import { type FileStorage, getStorage, isValidKey, localStorage, s3Storage } from './storage.server'
+import * as uploadsRoute from './uploads.route'
 
 /**
  * A local stand-in for the S3 HTTP API (path-style PUT/GET/DELETE object), enough to run
@@ -104,5 +106,39 @@ describe('storage keys', () => {
     ['avatars/u1/%2e%2e/a.webp', false],
   ])('%s valid: %s', (key, valid) => {
     expect(isValidKey(key)).toBe(valid)
+  })
+})
+
+describe('signed links to stored files', () => {
+  const serve = async (url: string) => {
+    const parsed = new URL(url, 'http://localhost:3000')
+    const key = decodeURIComponent(parsed.pathname.slice('/uploads/'.length))
+    return uploadsRoute.loader({ request: new Request(parsed), params: { '*': key }, context: {} } as never)
+  }
+
+  beforeAll(async () => {
+    await getStorage().put('attachments/u1/informe.pdf', Buffer.from('%PDF-1.4 test'), 'application/pdf')
+  })
+
+  test('a signed link serves the file under the signed name; a changed name, key or signature is a 404', async () => {
+    const url = signedUploadUrl('attachments/u1/informe.pdf', 'informe "anual".pdf')
+    const response = await serve(url)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('informe "anual".pdf')}`)
+    expect(await response.text()).toBe('%PDF-1.4 test')
+
+    expect((await serve(url.replace(/name=[^&]+/, 'name=malware.exe'))).status).toBe(404)
+    expect((await serve(url.replace(/sig=[^&]+/, 'sig=AAAA'))).status).toBe(404)
+    expect((await serve(url.replace('attachments/u1/', 'attachments/u2/'))).status).toBe(404)
+    expect((await serve(url.split('?')[0]!)).status).toBe(404)
+  })
+
+  test('a link expires after the hour, and one claiming a later expiry is refused', () => {
+    const now = Date.now()
+    const params = new URL(signedUploadUrl('attachments/u1/informe.pdf', 'a.pdf', now), 'http://x').searchParams
+    expect(verifyUploadSignature('attachments/u1/informe.pdf', params, now)).toBe('a.pdf')
+    expect(verifyUploadSignature('attachments/u1/informe.pdf', params, now + (SIGNED_URL_SECONDS + 901) * 1000)).toBeNull()
+    const future = new URL(signedUploadUrl('attachments/u1/informe.pdf', 'a.pdf', now + 86_400_000), 'http://x').searchParams
+    expect(verifyUploadSignature('attachments/u1/informe.pdf', future, now)).toBeNull()
   })
 })

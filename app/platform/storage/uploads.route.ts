@@ -1,4 +1,3 @@
-import { getAttachmentByPath } from '~/features/feed/posts.server'
 import { verifyUploadSignature } from './signed-url.server'
 import { contentTypeOf, getStorage, isValidKey } from './storage.server'
 import type { Route } from './+types/uploads.route'
@@ -14,7 +13,8 @@ function contentDisposition(type: 'inline' | 'attachment', fileName: string) {
  * Serves stored files with headers that keep them inert: the type comes from the
  * server-chosen extension (never from the upload), `nosniff`, and a sandboxing CSP so
  * even a crafted file could run nothing. Avatars are public like the spec's bucket;
- * post attachments need a link signed by the feed, valid for an hour (spec 001 §7).
+ * every other file needs a link signed by the feature that showed it, valid for an hour
+ * (spec 001 §7).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const key = params['*'] ?? ''
@@ -27,14 +27,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     disposition = contentDisposition('inline', key.slice(key.lastIndexOf('/') + 1))
     // Every upload gets a new name, so a cached copy is never stale.
     cacheControl = 'public, max-age=31536000, immutable'
-  } else if (key.startsWith('attachments/')) {
-    if (!verifyUploadSignature(key, new URL(request.url).searchParams)) return notFound()
-    const attachment = await getAttachmentByPath(key)
-    if (!attachment) return notFound()
-    disposition = contentDisposition(contentType.startsWith('image/') ? 'inline' : 'attachment', attachment.fileName)
-    cacheControl = 'private, max-age=3600'
   } else {
-    return notFound()
+    const fileName = verifyUploadSignature(key, new URL(request.url).searchParams)
+    if (!fileName) return notFound()
+    disposition = contentDisposition(contentType.startsWith('image/') ? 'inline' : 'attachment', fileName)
+    cacheControl = 'private, max-age=3600'
   }
 
   const file = await getStorage().get(key)
