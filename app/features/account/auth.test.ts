@@ -1,12 +1,15 @@
 import { and, count, eq, sql } from 'drizzle-orm'
-import { describe, expect, test } from 'vitest'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { REQUEST_MESSAGES } from '~/platform/http/responses.server'
 import { jobs } from '~/platform/jobs/schema'
 import * as root from '~/root'
 import { profiles } from './schema'
-import { user } from '~/platform/auth/schema'
+import { user, verification } from '~/platform/auth/schema'
 import * as authRoute from './auth.route'
 import * as authApiRoute from './auth-api.route'
 import * as forgotRoute from './forgot-password.route'
@@ -27,6 +30,7 @@ import {
   uniqueEmail,
 } from '../../../tests/setup/requests'
 import { getAuth } from '~/platform/auth/auth.server'
+import { runDueJobs } from '~/platform/jobs/jobs.server'
 
 useTestDatabase()
 
@@ -90,6 +94,22 @@ describe('sign-up', () => {
     expect(outcome.status).toBe(400)
     expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Revisa los datos del formulario' } })
     expect(errorsOf(outcome)[field]).toEqual([message])
+    expect(await userCount()).toBe(before)
+  })
+
+  // The invisible direction marks (left-to-right, right-to-left, Arabic letter mark) reorder a
+  // name as the overrides do.
+  test.each([
+    ['U+200E', '\u200E'],
+    ['U+200F', '\u200F'],
+    ['U+061C', '\u061C'],
+  ])('refuses the direction mark %s in the first and the last name, creating nothing', async (_name, mark) => {
+    const before = await userCount()
+    for (const field of ['firstName', 'lastName']) {
+      const outcome = await authAction(formRequest('/auth', signUpFields({ [field]: `Ana${mark}exe.gnp` })))
+      expect(outcome.status).toBe(400)
+      expect(errorsOf(outcome)[field]).toEqual(['Contiene caracteres no válidos'])
+    }
     expect(await userCount()).toBe(before)
   })
 
@@ -342,6 +362,81 @@ describe('password recovery', () => {
     expect(await latestMailTo(email)).toBeUndefined()
   })
 
+  test('answers an existing and an unknown e-mail alike, before any e-mail exists; only the account gets one, from the job', async () => {
+    const { email: known } = await createConfirmedUser()
+    const unknown = uniqueEmail('nadie')
+    const resetJobs = (email: string) =>
+      getDb()
+        .select({ status: jobs.status })
+        .from(jobs)
+        .where(and(eq(jobs.name, 'account.password-reset'), sql`${jobs.payload}->>'email' = ${email}`))
+    const resetMails = (email: string) =>
+      getDb()
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.name, 'mail.send'),
+            sql`${jobs.payload}->>'to' = ${email}`,
+            sql`${jobs.payload}->>'subject' = 'Restablece tu contraseña'`,
+          ),
+        )
+
+    const answers = []
+    for (const email of [known, unknown]) {
+      // An address of its own: the other recovery tests share TEST_IP's budget of 10.
+      const outcome = await forgotAction(formRequest('/forgot-password', { intent: 'forgot', email }, { ip: '198.51.100.20' }))
+      // Returned with the work still queued: nothing looked up, no e-mail written or sent yet.
+      expect(await resetJobs(email)).toEqual([{ status: 'queued' }])
+      expect(await resetMails(email)).toEqual([])
+      answers.push({
+        status: outcome.status,
+        location: outcome.location,
+        data: outcome.data,
+        cookies: outcome.headers.getSetCookie().map((cookie) => cookie.split('=')[0]),
+        toast: toastCookieText(outcome.headers),
+      })
+    }
+    expect(answers[0]).toMatchObject({ status: 302, location: '/auth', cookies: ['toast'] })
+    expect(answers[0]!.toast).toContain('Email de recuperación enviado. Revisa tu bandeja de entrada.')
+    expect(answers[1]).toEqual(answers[0])
+
+    await runDueJobs({ names: ['account.password-reset'] })
+    expect(await resetJobs(known)).toEqual([{ status: 'done' }])
+    expect(await resetJobs(unknown)).toEqual([{ status: 'done' }])
+    expect(await resetMails(known)).toHaveLength(1)
+    expect(await resetMails(unknown)).toEqual([])
+  })
+
+  test('an expired link is refused at once by the page: the invalid-link message and a way to ask for a new one', async () => {
+    const { email, password } = await createConfirmedUser()
+    const link = await requestResetLink(email)
+    expect((await resetLoader(link.path)).data).toEqual({ token: link.token })
+    await getDb()
+      .update(verification)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(verification.identifier, `reset-password:${link.token}`))
+
+    const page = await resetLoader(link.path)
+    expect(page.status).toBe(200)
+    expect(page.data).toEqual({ token: null })
+    const router = createMemoryRouter(
+      [{ path: '/reset-password', element: createElement(resetRoute.default as any, { loaderData: page.data, actionData: undefined }) }],
+      { initialEntries: [link.path] },
+    )
+    const html = renderToString(createElement(RouterProvider, { router }))
+    expect(html).toContain('Enlace de recuperación inválido')
+    expect(html).toMatch(/<a[^>]*href="\/auth\?tab=recuperar"[^>]*>Solicitar un enlace nuevo<\/a>/)
+    // No form that would post the dead token.
+    expect(html).not.toContain(link.token)
+    expect(html).not.toContain('name="password"')
+
+    const refused = await resetWith(link.token, 'otra-clave-2')
+    expect(refused.status).toBe(400)
+    expect(refused.data).toMatchObject({ ok: false, message: { title: LINK_USED } })
+    expect((await authAction(formRequest('/auth', { intent: 'signin', email, password }))).status).toBe(302)
+  })
+
   test('the /auth forgot view uses the same server path', async () => {
     const { email } = await createConfirmedUser()
     const outcome = await authAction(formRequest('/auth', { intent: 'forgot', email }))
@@ -485,5 +580,82 @@ describe('sign-out', () => {
     expect(outcome.location).toBe('/')
     expect(toastCookieText(outcome.headers)).toContain('Sesión cerrada correctamente')
     expect(await getAuth().api.getSession({ headers: new Headers({ Cookie: cookie }) })).toBeNull()
+  })
+})
+
+describe('unexpected better-auth errors show a fixed Spanish message, never the internal text', () => {
+  const INTERNAL = 'db exploded: relation "session" does not exist (10.0.0.5:5432)'
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+  /** Whether the internal text reached the answer: its body, or the toast it carries to the next page. */
+  const leaked = (outcome: { data: unknown; headers: Headers }) =>
+    JSON.stringify(outcome.data).includes('db exploded') ||
+    (outcome.headers.getSetCookie().some((cookie) => cookie.startsWith('toast=')) &&
+      toastCookieText(outcome.headers).includes('db exploded'))
+
+  test('sign-in', async () => {
+    const { email, password } = await createConfirmedUser()
+    vi.spyOn(getAuth().api, 'signInEmail').mockRejectedValue(new Error(INTERNAL))
+    const outcome = await authAction(formRequest('/auth', { intent: 'signin', email, password }))
+    expect(outcome.status).toBe(500)
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Error al iniciar sesión. Vuelve a intentarlo en unos minutos.' } })
+    expect(outcome.headers.getSetCookie()).toEqual([])
+    expect(leaked(outcome)).toBe(false)
+  })
+
+  test('sign-up', async () => {
+    vi.spyOn(getAuth().api, 'signUpEmail').mockRejectedValue(new Error(INTERNAL))
+    const fields = signUpFields()
+    const outcome = await authAction(formRequest('/auth', fields))
+    expect(outcome.status).toBe(500)
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Error al registrarse. Vuelve a intentarlo en unos minutos.' } })
+    expect(leaked(outcome)).toBe(false)
+    expect(await getDb().select().from(user).where(eq(user.email, fields.email))).toEqual([])
+  })
+
+  test('password reset', async () => {
+    const { email, password } = await createConfirmedUser()
+    const asked = await run(() =>
+      forgotRoute.action({
+        request: formRequest('/forgot-password', { intent: 'forgot', email }, { ip: '198.51.100.21' }),
+        params: {},
+        context,
+      } as any),
+    )
+    expect(asked.status).toBe(302)
+    const token = new URL(firstLink((await latestMailTo(email, 'Restablece tu contraseña'))!.text)).searchParams.get('token')!
+    vi.spyOn(getAuth().api, 'resetPassword').mockRejectedValue(new Error(INTERNAL))
+    const outcome = await run(() =>
+      resetRoute.action({
+        request: formRequest(
+          '/reset-password',
+          { intent: 'reset-password', token, password: 'nueva-1', confirmPassword: 'nueva-1' },
+          { ip: '198.51.100.21' },
+        ),
+        params: {},
+        context,
+      } as any),
+    )
+    expect(outcome.status).toBe(500)
+    expect(outcome.data).toMatchObject({
+      ok: false,
+      message: { title: 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.' },
+    })
+    expect(leaked(outcome)).toBe(false)
+    vi.restoreAllMocks()
+    expect((await authAction(formRequest('/auth', { intent: 'signin', email, password }))).status).toBe(302)
+  })
+
+  test('logout', async () => {
+    const { cookie } = await createConfirmedUser()
+    vi.spyOn(getAuth().api, 'signOut').mockRejectedValue(new Error(INTERNAL))
+    const outcome = await run(() =>
+      logoutRoute.action({ request: formRequest('/logout', { intent: 'logout' }, { cookie }), params: {}, context } as any),
+    )
+    expect(outcome.status).toBe(302)
+    expect(outcome.location).toBe('/')
+    expect(await toastAfter(outcome)).toEqual({ type: 'error', title: 'Error al cerrar sesión. Vuelve a intentarlo.' })
+    expect(leaked(outcome)).toBe(false)
   })
 })

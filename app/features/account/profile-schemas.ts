@@ -3,8 +3,10 @@ import { PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
 
 // Spec 000 §5, profile form: all optional, trimmed, empty saved as null.
 
-// Control characters are refused; a biography may keep its line breaks and tabs.
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u2028\u2029\u202A-\u202E\u2066-\u2069]/
+// Control characters are refused, and so are the bidirectional controls (embeddings, overrides,
+// isolates and the invisible marks LRM U+200E, RLM U+200F, ALM U+061C); a biography may keep its
+// line breaks and tabs.
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/
 const LINE_BREAKS = /[\r\n\t]/
 
 function optionalText(max: number, tooLong: string, { multiline = false } = {}) {

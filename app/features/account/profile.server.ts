@@ -124,11 +124,11 @@ export async function saveEmailNotifications(userId: string, enabled: boolean) {
 /** Points the profile at a new avatar and returns the previous URL, so its file can be removed. */
 export async function replaceAvatarUrl(userId: string, avatarUrl: string) {
   return getDb().transaction(async (tx) => {
+    // The row exists before it is locked: two first uploads at once then take turns, and the
+    // second sees the first's photo to remove.
+    await tx.insert(profiles).values({ userId }).onConflictDoNothing({ target: profiles.userId })
     const [previous] = await tx.select({ avatarUrl: profiles.avatarUrl }).from(profiles).where(eq(profiles.userId, userId)).for('update')
-    await tx
-      .insert(profiles)
-      .values({ userId, avatarUrl })
-      .onConflictDoUpdate({ target: profiles.userId, set: { avatarUrl, updatedAt: sql`now()` } })
+    await tx.update(profiles).set({ avatarUrl, updatedAt: sql`now()` }).where(eq(profiles.userId, userId))
     return previous?.avatarUrl ?? null
   })
 }

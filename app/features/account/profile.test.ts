@@ -1,11 +1,15 @@
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { describe, expect, test } from 'vitest'
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { getEnv } from '~/platform/env.server'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { profiles } from './schema'
 import * as perfilRoute from './profile.route'
 import * as uploadsRoute from '~/platform/storage/uploads.route'
+import { getStorage, setStorage } from '~/platform/storage/storage.server'
 import { getAuth } from '~/platform/auth/auth.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { BASE_URL, createConfirmedUser, formRequest, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
@@ -32,6 +36,22 @@ describe('profile form', () => {
     expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Error en los datos del formulario' } })
     expect(outcome.data.submission.error[field]).toEqual([message])
     expect(await profileOf(userId)).toMatchObject({ firstName: 'Ana', lastName: 'Gil', company: null })
+  })
+
+  // The invisible direction marks reorder a name as the overrides do: left-to-right mark,
+  // right-to-left mark, Arabic letter mark.
+  test.each([
+    ['U+200E', '\u200E'],
+    ['U+200F', '\u200F'],
+    ['U+061C', '\u061C'],
+  ])('refuses the direction mark %s in a first or last name and changes nothing', async (_name, mark) => {
+    const { cookie, userId } = await createConfirmedUser({ firstName: 'Ana', lastName: 'Gil' })
+    for (const field of ['firstName', 'lastName']) {
+      const outcome = await profileAction(formRequest('/perfil', { intent: 'profile', [field]: `Ana${mark}exe.gnp` }, { cookie }))
+      expect(outcome.status).toBe(400)
+      expect(outcome.data.submission.error[field]).toEqual(['Contiene caracteres no válidos'])
+    }
+    expect(await profileOf(userId)).toMatchObject({ firstName: 'Ana', lastName: 'Gil' })
   })
 
   test('saves trimmed values, empty ones as null, keeps line breaks in the bio', async () => {
@@ -272,5 +292,137 @@ describe('avatar upload', () => {
     }
     const rejected = await getDb().select().from(auditLog).where(eq(auditLog.action, 'avatar_rejected'))
     expect(rejected.length).toBeGreaterThan(0)
+  })
+})
+
+describe('unexpected internal errors show a fixed Spanish message, never the internal text', () => {
+  const INTERNAL = 'db exploded: connection to 10.0.0.5 lost in profiles_pkey'
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  test("a failed profile save answers 500 'Error al actualizar el perfil' and keeps the member's input", async () => {
+    const { cookie, userId } = await createConfirmedUser({ firstName: 'Ana', lastName: 'Gil' })
+    const db = getDb()
+    const insert = db.insert.bind(db)
+    vi.spyOn(db, 'insert').mockImplementation(((table: unknown) => {
+      if (table === profiles) throw new Error(INTERNAL)
+      return insert(table as never)
+    }) as typeof db.insert)
+    const outcome = await profileAction(formRequest('/perfil', { intent: 'profile', firstName: 'Carmen', company: 'BioFarma' }, { cookie }))
+    vi.restoreAllMocks()
+    expect(outcome.status).toBe(500)
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Error al actualizar el perfil' } })
+    expect(outcome.data.submission.initialValue).toMatchObject({ firstName: 'Carmen', company: 'BioFarma' })
+    expect(JSON.stringify(outcome.data)).not.toContain('db exploded')
+    expect(await profileOf(userId)).toMatchObject({ firstName: 'Ana', company: null })
+  })
+
+  test('a password change that better-auth fails unexpectedly answers 500 with the fixed message', async () => {
+    const { cookie, password } = await createConfirmedUser()
+    vi.spyOn(getAuth().api, 'changePassword').mockRejectedValue(new Error(INTERNAL))
+    const outcome = await profileAction(
+      formRequest(
+        '/perfil',
+        { intent: 'password', currentPassword: password, newPassword: 'nueva-clave-1', confirmPassword: 'nueva-clave-1' },
+        { cookie },
+      ),
+    )
+    expect(outcome.status).toBe(500)
+    expect(outcome.data).toMatchObject({
+      ok: false,
+      message: { title: 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.' },
+    })
+    expect(JSON.stringify(outcome.data)).not.toContain('db exploded')
+    expect(outcome.headers.getSetCookie()).toEqual([])
+  })
+})
+
+/** The avatar files stored for a member (the local storage backend the tests use). */
+async function storedAvatars(userId: string) {
+  const folder = path.join(getEnv().DATA_DIR, 'uploads', 'avatars', userId)
+  return (await readdir(folder).catch(() => [] as string[])).sort()
+}
+
+const keyOf = (avatarUrl: string) => avatarUrl.slice('/uploads/'.length).split('?')[0]!
+
+describe('avatar upload: concurrency and rate limit', () => {
+  const tinyPng = () =>
+    sharp({ create: { width: 10, height: 10, channels: 3, background: '#369' } })
+      .png()
+      .toBuffer()
+
+  test.each([
+    ['without a photo yet', false],
+    ['replacing a photo', true],
+  ])('two uploads at once (%s) both answer without a 500 and leave exactly one photo, the one referenced', async (_label, withPrevious) => {
+    const { cookie, userId } = await createConfirmedUser()
+    const png = await tinyPng()
+    if (withPrevious)
+      expect((await upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'antes.png', { cookie }))).status).toBe(200)
+
+    // Both uploads reach the storage before either goes on: they truly overlap, whatever the timing.
+    const storage = getStorage()
+    let arrived = 0
+    let release!: () => void
+    const bothThere = new Promise<void>((resolve) => {
+      release = resolve
+      setTimeout(resolve, 2000) // an implementation that serializes uploads must not hang here
+    })
+    setStorage({
+      ...storage,
+      async put(key, body, contentType) {
+        if (++arrived === 2) release()
+        await bothThere
+        return storage.put(key, body, contentType)
+      },
+    })
+    let answers
+    try {
+      answers = await Promise.all([
+        upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'una.png', { cookie })),
+        upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'otra.png', { cookie })),
+      ])
+    } finally {
+      setStorage(undefined)
+    }
+    expect(arrived).toBe(2)
+    for (const answer of answers) {
+      expect(answer.status).toBeGreaterThanOrEqual(200)
+      expect(answer.status).toBeLessThan(500)
+      expect(answer.status).not.toBeGreaterThanOrEqual(300) // a 3xx would be a lost upload
+    }
+    const referenced = (await profileOf(userId)).avatarUrl!
+    expect(answers.map((answer) => answer.data.avatarUrl)).toContain(referenced)
+    const files = await storedAvatars(userId)
+    expect(files).toEqual([path.basename(keyOf(referenced))])
+    expect((await serve(keyOf(referenced))).status).toBe(200)
+  })
+
+  test('after 10 uploads in 10 minutes the next is a 429 with the Spanish message, and the photo stays', async () => {
+    const { cookie, userId } = await createConfirmedUser()
+    const png = await tinyPng()
+    let last
+    for (let attempt = 0; attempt < 10; attempt++) {
+      last = await upload(uploadRequest(new Blob([png], { type: 'image/png' }), `f${attempt}.png`, { cookie }))
+      expect(last.status).toBe(200)
+    }
+    const kept = (await profileOf(userId)).avatarUrl
+    expect(kept).toBe(last!.data.avatarUrl)
+
+    const refused = await upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'once.png', { cookie }))
+    expect(refused.status).toBe(429)
+    expect(refused.data).toMatchObject({
+      ok: false,
+      message: { title: 'Demasiados intentos. Espera 10 minutos y vuelve a intentarlo.' },
+    })
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(540)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(600)
+    expect((await profileOf(userId)).avatarUrl).toBe(kept)
+    expect(await storedAvatars(userId)).toEqual([path.basename(keyOf(kept!))])
+
+    // The limit is the member's own: another member still uploads.
+    const other = await createConfirmedUser()
+    expect((await upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'a.png', { cookie: other.cookie }))).status).toBe(200)
   })
 })

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
 import { renderToString } from 'react-dom/server'
 import { createElement } from 'react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
@@ -16,6 +18,8 @@ import { useTestDatabase } from '../../../tests/setup/database'
 import { createPost, createPostWithFiles, feedAction, feedLoader } from '../../../tests/setup/feed'
 import { createPersona, type Persona } from '../../../tests/setup/members'
 import { getRequest, run } from '../../../tests/setup/requests'
+import { getEnv } from '~/platform/env.server'
+import { ATTACHMENT_ERRORS } from './schemas'
 
 useTestDatabase()
 
@@ -471,11 +475,31 @@ describe('attachments', () => {
     big.set(pdf)
     const oversized = await createPostWithFiles({ title: 'Grande' }, [{ bytes: big, name: 'big.pdf' }], people.premium.cookie)
     expect(oversized.status).toBe(413)
+    expect(oversized.data.message.title).toBe('Cada archivo debe ser menor a 10MB')
     const rows = await getDb()
       .select()
       .from(communityPosts)
       .where(and(eq(communityPosts.title, 'Grande')))
     expect(rows).toEqual([])
+  })
+})
+
+describe('an attachment over 10 MB', () => {
+  test('answers 413 with the spec message, stores no post and no file', async () => {
+    const author = await createPersona('premium')
+    const justOver = new Uint8Array(10 * 1024 * 1024 + 1)
+    justOver.set(new TextEncoder().encode('%PDF-1.4\n'))
+    const outcome = await createPostWithFiles(
+      { title: 'Justo por encima', postType: 'document' },
+      [{ bytes: justOver, name: 'informe.pdf', type: 'application/pdf' }],
+      author.cookie,
+    )
+    expect(outcome.status).toBe(413)
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Cada archivo debe ser menor a 10MB' } })
+    expect(outcome.data.message.title).toBe(ATTACHMENT_ERRORS.fileSize)
+    expect(await getDb().select().from(communityPosts).where(eq(communityPosts.userId, author.userId!))).toEqual([])
+    const folder = path.join(getEnv().DATA_DIR, 'uploads', 'attachments', author.userId!)
+    expect(await readdir(folder).catch(() => [])).toEqual([])
   })
 })
 
@@ -608,6 +632,54 @@ describe('requests the feed does not accept answer 4xx with a Spanish message', 
     expect(edited.data.submission.error.content).toEqual(['El comentario contiene caracteres no válidos'])
     const [row] = await getDb().select().from(communityComments).where(eq(communityComments.id, added.data.commentId))
     expect(row!.content).toBe('Hola mundo')
+  })
+
+  // Invisible direction marks reorder text just like the overrides: left-to-right mark,
+  // right-to-left mark and Arabic letter mark.
+  test.each([
+    ['U+200E', '\u200E'],
+    ['U+200F', '\u200F'],
+    ['U+061C', '\u061C'],
+  ])('the direction mark %s is refused in a post (title, content, edit) and a comment (new, edit)', async (_name, mark) => {
+    const before = (await getDb().select().from(communityPosts)).length
+    const title = await feedAction({ intent: 'create-post', postType: 'text', title: `Ana${mark}gnp.exe` }, author.cookie)
+    expect(title.status).toBe(400)
+    expect(title.data.submission.error.title).toEqual(['El título contiene caracteres no válidos'])
+    const content = await feedAction(
+      { intent: 'create-post', postType: 'text', title: 'Ok', content: `Factura ${mark}fdp.exe` },
+      author.cookie,
+    )
+    expect(content.status).toBe(400)
+    expect(content.data.submission.error.content).toEqual(['El contenido contiene caracteres no válidos'])
+    expect((await getDb().select().from(communityPosts)).length).toBe(before)
+
+    const postId = await createPost(author.cookie!, { title: 'Limpio', content: 'Limpio' })
+    const editedTitle = await feedAction({ intent: 'update-post', postId, title: `Limpio${mark}` }, author.cookie)
+    expect(editedTitle.status).toBe(400)
+    expect(editedTitle.data.submission.error.title).toEqual(['El título contiene caracteres no válidos'])
+    const editedContent = await feedAction({ intent: 'update-post', postId, title: 'Limpio', content: `Texto ${mark}otxet` }, author.cookie)
+    expect(editedContent.status).toBe(400)
+    expect(editedContent.data.submission.error.content).toEqual(['El contenido contiene caracteres no válidos'])
+    expect(await postRow(postId)).toMatchObject({ title: 'Limpio', content: 'Limpio' })
+
+    const comment = await feedAction({ intent: 'add-comment', postId, content: `Hola ${mark}mundo` }, author.cookie)
+    expect(comment.status).toBe(400)
+    expect(comment.data.submission.error.content).toEqual(['El comentario contiene caracteres no válidos'])
+    expect((await postRow(postId))!.commentCount).toBe(0)
+    const added = await feedAction({ intent: 'add-comment', postId, content: 'Hola mundo' }, author.cookie)
+    const edited = await feedAction(
+      { intent: 'update-comment', commentId: added.data.commentId, content: `Hola ${mark}mundo` },
+      author.cookie,
+    )
+    expect(edited.status).toBe(400)
+    expect(edited.data.submission.error.content).toEqual(['El comentario contiene caracteres no válidos'])
+    const [row] = await getDb().select().from(communityComments).where(eq(communityComments.id, added.data.commentId))
+    expect(row!.content).toBe('Hola mundo')
+  })
+
+  test('a zero-width joiner (emoji sequences) is still accepted in a post', async () => {
+    const postId = await createPost(author.cookie!, { title: 'Equipo 👩\u200D💻', content: 'Hola 👨\u200D👩\u200D👧' })
+    expect(await postRow(postId)).toMatchObject({ title: 'Equipo 👩\u200D💻', content: 'Hola 👨\u200D👩\u200D👧' })
   })
 
   test('a malformed id is an invalid field (400); an unknown but well-formed id is a 404', async () => {

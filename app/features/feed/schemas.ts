@@ -21,9 +21,11 @@ export const ATTACHMENT_ERRORS = {
   total: 'Los archivos no pueden superar 25MB en total',
 } as const
 
-// Control characters, and the bidirectional overrides that make text read differently from how
-// it is stored (a name that shows 'Ana' but is something else; CVE-2021-42574).
-export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/
+// Control characters, and the bidirectional controls that make text read differently from how
+// it is stored (a name that shows 'Ana' but is something else; CVE-2021-42574): the embeddings,
+// overrides and isolates, and the invisible direction marks (LRM U+200E, RLM U+200F, ALM U+061C).
+// Not all of \p{Cf}: the zero-width joiner holds emoji sequences together.
+export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/
 
 /** Only web and mail links are ever stored or rendered as links (no javascript:, data:, …). */
 export function isSafeHttpUrl(value: string) {

@@ -4,8 +4,8 @@ import { getDb } from '~/platform/db/client.server'
 import { notifications } from './schema'
 import * as notificationsRoute from './notifications.route'
 import * as streamRoute from './stream.route'
-import { MAX_STREAMS_PER_USER } from './stream.route'
-import { startRealtime, stopRealtime, subscribe, type RealtimeEvent } from '~/platform/realtime.server'
+import { MAX_STREAMS_PER_USER, MAX_STREAMS_TOTAL } from './stream.route'
+import { openStreamCount, startRealtime, stopRealtime, subscribe, type RealtimeEvent } from '~/platform/realtime.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { createPost, feedAction } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
@@ -156,5 +156,49 @@ describe('real time', () => {
     // Closed streams free their places.
     await expect.poll(async () => (await open()).status, { timeout: 2000 }).toBe(200)
     for (const abort of aborts) abort.abort()
+  })
+})
+
+describe('the total cap on open streams', () => {
+  test('once the process holds MAX_STREAMS_TOTAL streams, the next member gets a 429 in Spanish; a freed place is served', async () => {
+    const member = await createPersona('premium')
+    const aborts: AbortController[] = []
+    const open = async () => {
+      const abort = new AbortController()
+      aborts.push(abort)
+      const request = new Request('http://localhost:3000/notificaciones/stream', {
+        headers: { Cookie: member.cookie! },
+        signal: abort.signal,
+      })
+      try {
+        return (await streamRoute.loader({ request, params: {}, context } as any)) as Response
+      } catch (refusal) {
+        return refusal as Response
+      }
+    }
+    // The other streams of the process: each open stream is one subscription, whoever it is for
+    // (at most MAX_STREAMS_PER_USER each, as the loader allows).
+    const others: Array<() => void> = []
+    try {
+      for (let index = 0; openStreamCount() < MAX_STREAMS_TOTAL; index++) {
+        others.push(subscribe(`otro-${Math.floor(index / MAX_STREAMS_PER_USER)}`, () => {}))
+      }
+      expect(openStreamCount()).toBe(MAX_STREAMS_TOTAL)
+      expect(openStreamCount(member.userId!)).toBe(0)
+
+      const refused = await open()
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toBe('30')
+      expect((await refused.json()).message.title).toBe('Demasiadas conexiones abiertas: cierra alguna pestaña y vuelve a intentarlo')
+      expect(openStreamCount()).toBe(MAX_STREAMS_TOTAL)
+
+      others.pop()!()
+      expect((await open()).status).toBe(200)
+      expect(openStreamCount(member.userId!)).toBe(1)
+    } finally {
+      for (const unsubscribe of others) unsubscribe()
+      for (const abort of aborts) abort.abort()
+    }
+    await expect.poll(() => openStreamCount(member.userId!), { timeout: 2000 }).toBe(0)
   })
 })
