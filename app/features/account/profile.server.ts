@@ -128,7 +128,10 @@ export async function replaceAvatarUrl(userId: string, avatarUrl: string) {
     // second sees the first's photo to remove.
     await tx.insert(profiles).values({ userId }).onConflictDoNothing({ target: profiles.userId })
     const [previous] = await tx.select({ avatarUrl: profiles.avatarUrl }).from(profiles).where(eq(profiles.userId, userId)).for('update')
-    await tx.update(profiles).set({ avatarUrl, updatedAt: sql`now()` }).where(eq(profiles.userId, userId))
+    await tx
+      .update(profiles)
+      .set({ avatarUrl, updatedAt: sql`now()` })
+      .where(eq(profiles.userId, userId))
     return previous?.avatarUrl ?? null
   })
 }

@@ -207,7 +207,10 @@ test('two admins who demote each other at the same moment leave one admin', asyn
     // One wins; the other is refused, in the transaction ('Ya no eres administrador') or, if it
     // started after the first committed, by the admin guard (403).
     const answers = await Promise.all(
-      [one, two].map(async (outcome) => (await readToast(outcome.headers))?.title ?? (outcome.status === 409 ? outcome.data.message.title : outcome.status)),
+      [one, two].map(
+        async (outcome) =>
+          (await readToast(outcome.headers))?.title ?? (outcome.status === 409 ? outcome.data.message.title : outcome.status),
+      ),
     )
     expect(answers).toContain('Rol administrador removido correctamente')
     expect(answers.filter((answer) => answer !== 'Rol administrador removido correctamente')).toEqual([
