@@ -5,7 +5,9 @@ import { getEnv } from '~/platform/env.server'
 export const SIGNED_URL_SECONDS = 3600
 
 function signature(key: string, expires: number, fileName: string) {
-  return createHmac('sha256', getEnv().AUTH_SECRET).update(JSON.stringify(['uploads', key, expires, fileName])).digest('base64url')
+  return createHmac('sha256', getEnv().AUTH_SECRET)
+    .update(JSON.stringify(['uploads', key, expires, fileName]))
+    .digest('base64url')
 }
 
 /**
