@@ -1,8 +1,9 @@
 import { type FieldMetadata, getTextareaProps } from '@conform-to/react'
-import { type ComponentProps, type ReactNode, useId, useState } from 'react'
+import { type ComponentProps, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { cn } from './cn'
 import { Input } from './input'
 import { Label } from './label'
+import { useHydrated } from './use-hydrated'
 
 /**
  * Form fields for Conform (docs/decisions/0012): a label, the control, and its first error
@@ -52,8 +53,9 @@ export function TextareaField({
 
 /**
  * A file picker in Spanish: the browser's own button says 'Choose file' in the browser's
- * language, so the native input is kept (for the keyboard, screen readers and forms without
- * JavaScript) but hidden behind a button and the names of the chosen files.
+ * language, so once the page runs the native input (kept for the keyboard, screen readers and
+ * the form) is hidden behind a Spanish button and the names of the chosen files. Before that,
+ * or without JavaScript, the native input shows: only it can show what was chosen then.
  */
 export function FileField({
   label,
@@ -73,18 +75,29 @@ export function FileField({
   onFiles?: (files: File[]) => void
 }) {
   const id = useId()
+  const hydrated = useHydrated()
   const [chosen, setChosen] = useState<string[]>([])
+  const inputRef = useRef<HTMLInputElement>(null)
+  // Files chosen before the page ran stay chosen: name them.
+  useEffect(() => {
+    const files = inputRef.current?.files
+    if (files?.length) setChosen([...files].map((file) => file.name))
+  }, [])
   return (
     <div className="grid gap-1.5">
-      <span className="flex items-center gap-2 text-sm font-medium leading-none">{label}</span>
+      <span id={`${id}-label`} className="flex items-center gap-2 text-sm font-medium leading-none">
+        {label}
+      </span>
       <div className="flex min-w-0 flex-wrap items-center gap-3">
         <input
+          ref={inputRef}
           id={id}
           name={name}
           type="file"
           multiple={multiple}
           accept={accept}
-          className="peer sr-only"
+          className={hydrated ? 'peer sr-only' : 'min-w-0 max-w-full text-sm'}
+          aria-labelledby={`${id}-label`}
           aria-describedby={[help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined}
           onChange={(event) => {
             const files = [...(event.currentTarget.files ?? [])]
@@ -92,19 +105,23 @@ export function FileField({
             onFiles?.(files)
           }}
         />
-        <label
-          htmlFor={id}
-          className="inline-flex h-9 cursor-pointer items-center rounded-md bg-secondary px-3 text-sm font-medium hover:bg-secondary/80 peer-focus-visible:ring-2 peer-focus-visible:ring-ring"
-        >
-          {multiple ? 'Elegir archivos' : 'Elegir archivo'}
-        </label>
-        <span className="min-w-0 flex-1 truncate text-sm text-muted-foreground" aria-live="polite">
-          {chosen.length === 0
-            ? 'Ningún archivo seleccionado'
-            : chosen.length === 1
-              ? chosen[0]
-              : `${chosen.length} archivos: ${chosen.join(', ')}`}
-        </span>
+        {hydrated ? (
+          <>
+            <label
+              htmlFor={id}
+              className="inline-flex h-9 cursor-pointer items-center rounded-md bg-secondary px-3 text-sm font-medium hover:bg-secondary/80 peer-focus-visible:ring-2 peer-focus-visible:ring-ring"
+            >
+              {multiple ? 'Elegir archivos' : 'Elegir archivo'}
+            </label>
+            <span className="min-w-0 flex-1 truncate text-sm text-muted-foreground" aria-live="polite">
+              {chosen.length === 0
+                ? 'Ningún archivo seleccionado'
+                : chosen.length === 1
+                  ? chosen[0]
+                  : `${chosen.length} archivos: ${chosen.join(', ')}`}
+            </span>
+          </>
+        ) : null}
       </div>
       {help ? (
         <p id={`${id}-help`} className="text-xs text-muted-foreground">

@@ -143,7 +143,9 @@ describe('admin controls', () => {
 
   test('refuses roles outside admin/moderator and malformed commands', async () => {
     expect((await adminAction(target.userId, { intent: 'role', role: 'superuser', grant: 'true' }, people.admin.cookie)).status).toBe(400)
-    expect((await adminAction(target.userId, { intent: 'premium', premium: 'yes' }, people.admin.cookie)).status).toBe(400)
+    const premiumInvalid = await adminAction(target.userId, { intent: 'premium', premium: 'yes' }, people.admin.cookie)
+    expect(premiumInvalid.status).toBe(400)
+    expect(premiumInvalid.data.message.title).toBe('Error al actualizar estado premium')
   })
 
   test('the only admin cannot remove their own admin role; with a second admin they can', async () => {
