@@ -107,12 +107,13 @@ function firstNameOf(user: { name: string } & Record<string, unknown>) {
 
 export type Auth = ReturnType<typeof createAuth>
 
-let auth: Auth | undefined
+let auth: { db: ReturnType<typeof getDb>; instance: Auth } | undefined
 
-/** Created on first use, after start-up has opened the database. */
+/** Created on first use, after start-up has opened the database (again if another was opened since). */
 export function getAuth(): Auth {
-  auth ??= createAuth()
-  return auth
+  const db = getDb()
+  if (auth?.db !== db) auth = { db, instance: createAuth() }
+  return auth.instance
 }
 
 /** Whether an account uses this e-mail (sign-up tells a returning member to sign in instead). */
