@@ -1,12 +1,15 @@
-import { type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { awaitHydrationOnGoto, expect, test } from './support/fixtures'
-import { createConfirmedAccount } from './support/accounts'
+import { createConfirmedAccount, sharedMember } from './support/accounts'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expectToast } from './support/ui'
 
 // One story, in order: two members complete their profiles, the admin makes them premium,
 // one finds the other in the directory, and a like and a comment ring the author's bell live.
+// Then the feed pages, works without JavaScript and confirms deletions; notifications open their
+// post, group in the bell and page on /notificaciones; the pages fit at 390 and 1280 px; the
+// community tabs are URLs of their own. Later tests use the posts and accounts of earlier ones.
 // No retries: a retry would replay the story on top of the accounts it already created
 // (the bootstrap admin's e-mail is fixed), so it could only fail for another reason.
 test.describe.configure({ mode: 'serial', timeout: 120_000, retries: 0 })
@@ -14,6 +17,39 @@ test.describe.configure({ mode: 'serial', timeout: 120_000, retries: 0 })
 let portrait: Buffer
 const contexts: BrowserContext[] = []
 const pages: { admin?: Page; ana?: Page; bruno?: Page } = {}
+/** Bruno's first post: the story's thread, pushed below the first page of the feed from the fifth test on. */
+const THREAD = '¿Cómo preparasteis el salto a dirección general?'
+/** Post cards only: comments are articles too. */
+const POST_CARD = 'article[id^="post-"]'
+/** Bruno's question of the notification tests, and the post that collects enough notifications for two pages. */
+const QUESTION = 'Consulta abierta sobre los KPI del comité'
+const TEST_THREAD = 'Hilo de pruebas para las notificaciones'
+const ids: { thread?: string; question?: string } = {}
+
+/** The feed's card of the post with this title. */
+function postCard(page: Page, title: string) {
+  return page.locator(POST_CARD).filter({ has: page.getByRole('heading', { name: title, exact: true }) })
+}
+
+/** The post's id, from its card (`post-<id>`). */
+async function postIdOf(card: Locator) {
+  const id = await card.getAttribute('id')
+  expect(id, 'a post card has the id post-<uuid>').toMatch(/^post-[0-9a-f-]{36}$/)
+  return id!.slice('post-'.length)
+}
+
+/** A change to the feed posted as a form (the /comunidad action), as the member of this page. */
+async function feedAction(page: Page, form: Record<string, string>) {
+  const response = await page.request.post('/comunidad?index', {
+    form,
+    headers: { Origin: process.env.E2E_BASE_URL! },
+    maxRedirects: 0,
+  })
+  expect(response.status(), `${form.intent} ${JSON.stringify(form)}`).toBe(200)
+}
+
+/** /comunidad with this post's comments open (where a notification leads), the post shown first if it is not on the page. */
+const commentsOf = (postId: string) => `/comunidad?comentarios=${postId}#post-${postId}`
 
 async function newPage(browser: Browser) {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, locale: 'es-ES', timezoneId: 'Europe/Madrid' })
@@ -70,23 +106,25 @@ test('members complete their profiles, with a cropped photo, and pass the profil
   await completeProfile(pages.bruno, 'MedTech Levante', 'VP Comercial')
 })
 
+/** The admin opens the member's profile (the member's id is in their avatar key) and makes them premium. */
+async function grantPremium(admin: Page, member: Page, name: string) {
+  await member.goto('/perfil')
+  // The member's own id is in the avatar key: /uploads/avatars/<userId>/…
+  const src = await member.locator('img[src^="/uploads/avatars/"]').first().getAttribute('src')
+  const memberId = src!.split('/')[3]!
+  await admin.goto(`/usuario/${memberId}`)
+  await expect(admin.getByRole('heading', { name })).toBeVisible()
+  await admin.getByRole('button', { name: 'Activar Premium' }).click()
+  await expectToast(admin, 'Usuario promovido a premium')
+  await expect(admin.getByRole('heading', { name }).getByText('Premium')).toBeVisible()
+}
+
 test('the admin grants premium and a role from the member profile', async ({ browser }) => {
   pages.admin = await newPage(browser)
   await createConfirmedAccount(pages.admin, { firstName: 'Admin', lastName: 'Círculo', email: 'e2e-admin@example.com' })
-  for (const [page, name] of [
-    [pages.ana!, 'Ana Núñez'],
-    [pages.bruno!, 'Bruno Sáez'],
-  ] as const) {
-    await page.goto('/perfil')
-    // The member's own id is in the avatar key: /uploads/avatars/<userId>/…
-    const src = await page.locator('img[src^="/uploads/avatars/"]').first().getAttribute('src')
-    const memberId = src!.split('/')[3]!
-    await pages.admin.goto(`/usuario/${memberId}`)
-    await expect(pages.admin.getByRole('heading', { name })).toBeVisible()
-    await pages.admin.getByRole('button', { name: 'Activar Premium' }).click()
-    await expectToast(pages.admin, 'Usuario promovido a premium')
-    await expect(pages.admin.getByRole('heading', { name }).getByText('Premium')).toBeVisible()
-  }
+  await grantPremium(pages.admin, pages.ana!, 'Ana Núñez')
+  await grantPremium(pages.admin, pages.bruno!, 'Bruno Sáez')
+  // Still on Bruno's profile.
   await pages.admin.getByRole('button', { name: 'Asignar rol moderador' }).click()
   await expectToast(pages.admin, 'Rol moderador asignado correctamente')
   await expect(pages.admin.getByRole('button', { name: 'Quitar rol moderador' })).toBeVisible()
@@ -121,6 +159,7 @@ test('a like and a comment on Bruno’s post reach his bell live, without reload
   await dialog.getByRole('button', { name: 'Publicar' }).click()
   await expectToast(bruno, 'Post creado')
   await expect(bruno.getByRole('heading', { name: '¿Cómo preparasteis el salto a dirección general?' })).toBeVisible()
+  ids.thread = await postIdOf(postCard(bruno, THREAD))
   const bell = bruno.getByRole('button', { name: /^Notificaciones/ })
   await expect(bell).toHaveAccessibleName('Notificaciones')
   // Let the event stream connect before the others act.
@@ -142,7 +181,7 @@ test('a like and a comment on Bruno’s post reach his bell live, without reload
   await bell.click()
   await expect(bruno.getByRole('menuitem').filter({ hasText: 'Nuevo comentario' })).toBeVisible()
   await expect(bruno.getByRole('menuitem').filter({ hasText: 'Nuevo like' })).toBeVisible()
-  await bruno.getByRole('button', { name: 'Marcar todas como leídas' }).click()
+  await bruno.getByRole('menuitem', { name: 'Marcar todas como leídas' }).click()
   await expect(bell).toHaveAccessibleName('Notificaciones')
 })
 
@@ -164,8 +203,6 @@ test('posts loaded with “Cargar más” stay, and stay current, when one of th
     }
   }
   await bruno.goto('/comunidad')
-  // Post cards only: comments are articles too.
-  const POST_CARD = 'article[id^="post-"]'
   const title = '¿Cómo preparasteis el salto a dirección general?'
   const post = bruno.locator('article').filter({ has: bruno.getByRole('heading', { name: title }) })
   await expect(post).toHaveCount(0)
@@ -251,6 +288,179 @@ test('without JavaScript a member posts a link, comments, replies, edits and del
   await expect(page.getByRole('heading', { name: 'Informe revisado' })).toHaveCount(0)
 })
 
+test('with JavaScript, deleting a comment and a post each ask first and confirm with a toast', async () => {
+  const bruno = pages.bruno!
+  await bruno.setViewportSize(DESKTOP)
+  const title = 'Borrador que sobra'
+  await feedAction(bruno, { intent: 'create-post', postType: 'text', title })
+  await bruno.goto('/comunidad')
+  const post = postCard(bruno, title)
+  await post.getByRole('button', { name: '0 comentarios', exact: true }).click()
+  await post.getByLabel('Escribe un comentario').fill('Comentario que sobra')
+  await post.getByRole('button', { name: 'Comentar', exact: true }).click()
+  await expectToast(bruno, 'Comentario añadido')
+  const comment = post.getByRole('article').filter({ hasText: 'Comentario que sobra' })
+  await expect(comment).toBeVisible()
+  await expect(post.getByRole('button', { name: '1 comentario', exact: true })).toBeVisible()
+
+  const confirm = bruno.getByRole('dialog', { name: 'Confirmar' })
+  await comment.getByRole('button', { name: 'Eliminar' }).click()
+  await expect(confirm).toContainText('¿Estás seguro de que quieres eliminar este comentario?')
+  await confirm.getByRole('button', { name: 'Eliminar' }).click()
+  await expectToast(bruno, 'Comentario eliminado')
+  await expect(comment).toHaveCount(0)
+  await expect(post.getByRole('button', { name: '0 comentarios', exact: true })).toBeVisible()
+
+  await post.locator('footer').getByRole('button', { name: 'Eliminar' }).click()
+  await expect(confirm).toContainText('¿Estás seguro de que quieres eliminar este post?')
+  await confirm.getByRole('button', { name: 'Eliminar' }).click()
+  await expectToast(bruno, 'Post eliminado')
+  await expect(post).toHaveCount(0)
+  await bruno.reload()
+  await expect(bruno.locator(POST_CARD).first()).toBeVisible()
+  await expect(post).toHaveCount(0)
+})
+
+test('a notification in the bell opens its post’s comments on the feed already open', async () => {
+  const [ana, bruno] = [pages.ana!, pages.bruno!]
+  const bell = bruno.getByRole('button', { name: /^Notificaciones/ })
+  const commentRow = (title: string) =>
+    bruno
+      .getByRole('menuitem')
+      .filter({ hasText: 'Nuevo comentario' })
+      .filter({ hasText: `«${title}»` })
+
+  // The post is on the page, its comments closed.
+  await feedAction(bruno, { intent: 'create-post', postType: 'text', title: QUESTION })
+  await bruno.goto('/comunidad')
+  const question = postCard(bruno, QUESTION)
+  ids.question = await postIdOf(question)
+  await expect(question.getByRole('button', { name: /comentarios?$/ })).toHaveAttribute('aria-expanded', 'false')
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+  // Let the event stream connect before Ana acts.
+  await bruno.waitForTimeout(500)
+  await feedAction(ana, { intent: 'add-comment', postId: ids.question, content: 'Margen bruto por línea y tiempo hasta el acceso.' })
+  await expect(bell).toHaveAccessibleName('Notificaciones: 1 sin leer', { timeout: 15_000 })
+  await bell.click()
+  await commentRow(QUESTION).click()
+  await expect(bruno).toHaveURL(new RegExp(`/comunidad\\?comentarios=${ids.question}#post-${ids.question}$`))
+  await expect(question.getByRole('button', { name: /comentarios?$/ })).toHaveAttribute('aria-expanded', 'true')
+  await expect(question.getByRole('list', { name: 'Comentarios' })).toContainText('Margen bruto por línea y tiempo hasta el acceso.')
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+
+  // A post no longer on the first page: the link brings it to the top, its comments open.
+  await bruno.goto('/comunidad')
+  const thread = postCard(bruno, THREAD)
+  await expect(bruno.locator(POST_CARD).first()).toBeVisible()
+  await expect(thread).toHaveCount(0)
+  await bruno.waitForTimeout(500)
+  await feedAction(ana, { intent: 'add-comment', postId: ids.thread!, content: 'Y pedí un mentor en el comité.' })
+  await expect(bell).toHaveAccessibleName('Notificaciones: 1 sin leer', { timeout: 15_000 })
+  await bell.click()
+  await commentRow(THREAD).click()
+  await expect(bruno).toHaveURL(new RegExp(`/comunidad\\?comentarios=${ids.thread}#post-${ids.thread}$`))
+  await expect(bruno.locator(POST_CARD).first()).toHaveId(`post-${ids.thread}`)
+  await expect(thread.getByRole('button', { name: /comentarios?$/ })).toHaveAttribute('aria-expanded', 'true')
+  await expect(thread.getByRole('list', { name: 'Comentarios' })).toContainText('Y pedí un mentor en el comité.')
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+})
+
+test('four members’ comments on one post are one line in the bell, marked read together', async ({ browser }) => {
+  const [admin, bruno] = [pages.admin!, pages.bruno!]
+  // Commenting takes a complete profile, the admin's too.
+  await completeProfile(admin, 'Círculo CEO', 'Administración de la comunidad')
+  const newcomers: Page[] = []
+  for (const [firstName, lastName, company, position] of [
+    ['Carla', 'Ortiz', 'Farma Norte', 'Directora de Acceso al Mercado'],
+    ['Diego', 'Fuentes', 'BioGalicia', 'Director General'],
+  ] as const) {
+    const page = await newPage(browser)
+    await createConfirmedAccount(page, { firstName, lastName })
+    await completeProfile(page, company, position)
+    await grantPremium(admin, page, `${firstName} ${lastName}`)
+    newcomers.push(page)
+  }
+  const [carla, diego] = newcomers as [Page, Page]
+
+  await bruno.goto('/comunidad')
+  const bell = bruno.getByRole('button', { name: /^Notificaciones/ })
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+  await bruno.waitForTimeout(500)
+  // Ana commented in the previous test; the admin, Carla and Diego comment now, in this order.
+  for (const [page, content] of [
+    [admin, 'Cuota de mercado frente al plan.'],
+    [carla, 'Acceso: tiempos de precio y reembolso.'],
+    [diego, 'Y siempre el flujo de caja.'],
+  ] as const) {
+    await feedAction(page, { intent: 'add-comment', postId: ids.question!, content })
+  }
+  await expect(bell).toHaveAccessibleName('Notificaciones: 3 sin leer', { timeout: 15_000 })
+  await bell.click()
+  const group = bruno.getByRole('menuitem').filter({ hasText: 'Diego Fuentes, Carla Ortiz y 2 más comentaron tu publicación' })
+  await expect(group).toHaveCount(1)
+  await expect(group).toContainText('Nuevo comentario')
+  await expect(group.getByLabel('Sin leer')).toBeVisible()
+  // None of the four comments has a line of its own.
+  await expect(bruno.getByRole('menuitem').filter({ hasText: `ha comentado en tu post «${QUESTION}»` })).toHaveCount(0)
+  await group.click()
+  // The three unread ones were marked read at once.
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+  await expect(bruno).toHaveURL(new RegExp(`/comunidad\\?comentarios=${ids.question}#post-${ids.question}$`))
+  const comments = postCard(bruno, QUESTION).getByRole('list', { name: 'Comentarios' })
+  await expect(comments.getByRole('article')).toHaveCount(4)
+  await expect(comments).toContainText('Y siempre el flujo de caja.')
+  await bruno.reload()
+  await expect(bell).toHaveAccessibleName('Notificaciones')
+  await bell.click()
+  await expect(group).toBeVisible()
+  await expect(group.getByLabel('Sin leer')).toHaveCount(0)
+  await bruno.keyboard.press('Escape')
+})
+
+test('/notificaciones pages through older notifications, newest first', async () => {
+  const [ana, admin, bruno] = [pages.ana!, pages.admin!, pages.bruno!]
+  await feedAction(bruno, { intent: 'create-post', postType: 'text', title: TEST_THREAD })
+  await bruno.goto('/comunidad')
+  const testThread = await postIdOf(postCard(bruno, TEST_THREAD))
+  // More than a page (50) in all: 44 comments, Ana's and the admin's in turn (each may comment
+  // 60 times in ten minutes), and last the admin's like.
+  for (let n = 1; n <= 22; n++) {
+    await feedAction(ana, { intent: 'add-comment', postId: testThread, content: `Comentario ${n} de Ana` })
+    await feedAction(admin, { intent: 'add-comment', postId: testThread, content: `Comentario ${n} del admin` })
+  }
+  await feedAction(admin, { intent: 'like-post', postId: testThread })
+
+  await bruno.goto('/notificaciones')
+  const list = bruno.getByRole('list', { name: 'Notificaciones' })
+  const rows = list.getByRole('listitem')
+  const pager = bruno.getByRole('navigation', { name: 'Páginas' })
+  const timesShown = () => list.locator('time').evaluateAll((times) => times.map((time) => time.getAttribute('datetime')!))
+  // The newest first; Bruno's first notification (Ana's like, in the fourth test) is not on this page.
+  const oldest = `A Ana Núñez le gusta tu post «${THREAD}»`
+  await expect(rows).toHaveCount(50)
+  await expect(rows.first()).toContainText(`A Admin Círculo le gusta tu post «${TEST_THREAD}»`)
+  await expect(list.getByText(oldest)).toHaveCount(0)
+  await expect(pager.getByRole('link', { name: 'Más recientes' })).toHaveCount(0)
+  const firstPage = await timesShown()
+
+  await pager.getByRole('link', { name: 'Anteriores' }).click()
+  await expect(bruno).toHaveURL(/\/notificaciones\?pagina=2$/)
+  await expect(rows.last()).toContainText(oldest)
+  const secondPage = await timesShown()
+  expect(secondPage.length).toBeGreaterThan(0)
+  expect(secondPage.length).toBeLessThan(50)
+  await expect(pager.getByRole('link', { name: 'Anteriores' })).toHaveCount(0)
+  // Newest first across both pages, none shown twice.
+  const all = [...firstPage, ...secondPage]
+  expect(all).toEqual([...all].sort().reverse())
+  expect(new Set(all).size).toBe(all.length)
+
+  await pager.getByRole('link', { name: 'Más recientes' }).click()
+  await expect(bruno).toHaveURL(/\/notificaciones$/)
+  await expect(rows).toHaveCount(50)
+  await expect(rows.first()).toContainText(`A Admin Círculo le gusta tu post «${TEST_THREAD}»`)
+})
+
 test('at 390 × 844 and 1280 × 800: the feed, the bell, the notifications page, the profile and the auth page fit, pass axe, and were looked at', async ({
   browser,
 }) => {
@@ -262,19 +472,59 @@ test('at 390 × 844 and 1280 × 800: the feed, the bell, the notifications page,
   ] as const) {
     await bruno.setViewportSize(viewport)
     await bruno.goto('/comunidad')
-    await expect(bruno.locator('article[id^="post-"]').first()).toBeVisible()
+    const firstPost = bruno.locator(POST_CARD).first()
+    await expect(firstPost).toBeVisible()
     await expectNoHorizontalOverflow(bruno, `/comunidad at ${label}`, viewport)
     await expectNoAxeViolations(bruno, `/comunidad at ${label}`)
     await screenshot(bruno, `feed-${label}`)
 
-    // The comments of a post open, with the reply form inside its card.
-    const post = bruno
-      .locator('article[id^="post-"]')
-      .filter({ has: bruno.getByRole('heading', { name: '¿Cómo preparasteis el salto a dirección general?' }) })
-    await post.getByRole('button', { name: /comentarios?$/ }).click()
-    await post.getByRole('button', { name: 'Responder' }).first().click()
-    await expect(post.getByLabel('Escribe una respuesta')).toBeVisible()
+    // The stats panel: after the feed on a phone, beside it on a desktop.
+    const stats = bruno.getByRole('region', { name: 'La comunidad' })
+    await expect(stats).toBeVisible()
+    const [statsBox, postBox] = [await stats.boundingBox(), await firstPost.boundingBox()]
+    if (label === '390') {
+      expect(statsBox!.y, 'at 390 px the stats panel comes below the first post').toBeGreaterThanOrEqual(postBox!.y + postBox!.height)
+    } else {
+      expect(statsBox!.x, 'at 1280 px the stats panel is beside the feed').toBeGreaterThanOrEqual(postBox!.x + postBox!.width)
+    }
+
+    // The thread is not on the first page any more: its notification link shows it first, comments open.
+    await bruno.goto(commentsOf(ids.thread!))
+    const post = postCard(bruno, THREAD)
+    await expect(post.getByRole('button', { name: /comentarios?$/ })).toHaveAttribute('aria-expanded', 'true')
+    const commentList = post.getByRole('list', { name: 'Comentarios' })
+    await expect(commentList).toBeVisible()
+    // The reply form stays inside its comment, the comment list and the post card.
+    await commentList.getByRole('button', { name: 'Responder' }).first().click()
+    const replyField = post.getByLabel('Escribe una respuesta')
+    await expect(replyField).toBeVisible()
+    // Inside `has`, a locator is matched within the candidate element.
+    const replyForm = post.locator('form').filter({ has: bruno.getByLabel('Escribe una respuesta') })
+    const replyButton = replyForm.getByRole('button', { name: 'Responder', exact: true })
+    await expect(replyButton).toBeVisible()
+    const comment = commentList.getByRole('article').filter({ has: bruno.getByLabel('Escribe una respuesta') })
+    for (const [inner, innerName] of [
+      [replyForm, 'the reply form'],
+      [replyButton, 'its Responder button'],
+    ] as const) {
+      for (const [outer, outerName] of [
+        [comment, 'its comment'],
+        [commentList, 'the comment list'],
+        [post, 'the post card'],
+      ] as const) {
+        const [a, b] = [(await inner.boundingBox())!, (await outer.boundingBox())!]
+        expect(a.x + a.width, `at ${label} px the right edge of ${innerName} is inside ${outerName}`).toBeLessThanOrEqual(
+          b.x + b.width + 0.5,
+        )
+        expect(a.x, `at ${label} px the left edge of ${innerName} is inside ${outerName}`).toBeGreaterThanOrEqual(b.x - 0.5)
+      }
+    }
+    // The comment list scrolls up and down, never sideways.
+    const list = await commentList.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }))
+    expect(list.scrollWidth, `at ${label} px the comment list does not scroll sideways`).toBeLessThanOrEqual(list.clientWidth)
     await expectNoHorizontalOverflow(bruno, `/comunidad with a reply form at ${label}`, viewport)
+    // From the top: a full-page screenshot of a scrolled page draws the sticky header mid-page.
+    await bruno.evaluate(() => window.scrollTo(0, 0))
     await screenshot(bruno, `feed-reply-${label}`)
 
     const bell = bruno.getByRole('button', { name: /^Notificaciones/ })
@@ -306,10 +556,85 @@ test('at 390 × 844 and 1280 × 800: the feed, the bell, the notifications page,
   }
 })
 
+test('the bell’s “Marcar todas como leídas” is a menu item the keyboard reaches (axe clean)', async () => {
+  const bruno = pages.bruno!
+  await bruno.setViewportSize(DESKTOP)
+  await bruno.goto('/comunidad')
+  const bell = bruno.getByRole('button', { name: /^Notificaciones/ })
+  await expect(bell).toHaveAccessibleName(/sin leer/)
+  const menu = bruno.getByRole('menu')
+  const markAll = menu
+    .getByRole('button', { name: 'Marcar todas como leídas' })
+    .or(menu.getByRole('menuitem', { name: 'Marcar todas como leídas' }))
+  const isFocused = () => markAll.evaluate((element) => element === document.activeElement)
+  // The keyboard: open the bell (the menu focuses its first item), then move through it with
+  // the arrows, then with Tab.
+  await bell.focus()
+  await bruno.keyboard.press('Enter')
+  await expect(bruno.getByRole('menu')).toBeVisible()
+  await expect(markAll).toBeEnabled()
+  let reached = await isFocused()
+  for (const key of reached ? [] : [...Array(14).fill('ArrowDown'), 'Tab', 'Tab']) {
+    await bruno.keyboard.press(key)
+    if (await bruno.getByRole('menu').isHidden()) break
+    if ((reached = await isFocused())) break
+  }
+  expect.soft(reached, 'the keyboard reaches “Marcar todas como leídas” in the open bell').toBe(true)
+  await bruno.keyboard.press('Escape')
+  await bell.click()
+  await expect(bruno.getByRole('menu')).toBeVisible()
+  await expectNoAxeViolations(bruno, 'the open bell')
+  await bruno.keyboard.press('Escape')
+})
+
+test('at 390 px the reply field takes its row, and opening it puts the cursor in it', async () => {
+  const bruno = pages.bruno!
+  await bruno.setViewportSize(MOBILE)
+  await bruno.goto(commentsOf(ids.thread!))
+  const post = postCard(bruno, THREAD)
+  const commentList = post.getByRole('list', { name: 'Comentarios' })
+  await commentList.getByRole('button', { name: 'Responder' }).first().click()
+  const field = post.getByLabel('Escribe una respuesta')
+  await expect(field).toBeVisible()
+  await expect(field).toBeFocused()
+  const comment = commentList.getByRole('article').filter({ has: bruno.getByLabel('Escribe una respuesta') })
+  const [fieldBox, commentBox] = [(await field.boundingBox())!, (await comment.boundingBox())!]
+  expect(
+    fieldBox.width,
+    `the reply field (${fieldBox.width} px) is at least half as wide as its comment (${commentBox.width} px)`,
+  ).toBeGreaterThanOrEqual(commentBox.width / 2)
+})
+
+test('at 390 px an unread notification’s text keeps its row beside “Marcar como leída”', async () => {
+  const bruno = pages.bruno!
+  await bruno.setViewportSize(MOBILE)
+  await bruno.goto('/notificaciones')
+  const row = bruno
+    .getByRole('list', { name: 'Notificaciones' })
+    .getByRole('listitem')
+    .filter({ has: bruno.getByRole('button', { name: 'Marcar como leída' }) })
+    .first()
+  await expect(row).toBeVisible()
+  const text = row.getByText(/le gusta tu post|ha comentado en tu post/)
+  const [textBox, rowBox] = [(await text.boundingBox())!, (await row.boundingBox())!]
+  expect(textBox.width, `the text (${textBox.width} px) takes at least half of its row (${rowBox.width} px)`).toBeGreaterThanOrEqual(
+    rowBox.width / 2,
+  )
+})
+
 test('the notifications page lists, filters and marks as read; the bell groups and links to it', async () => {
   const bruno = pages.bruno!
   await bruno.setViewportSize(DESKTOP)
-  await bruno.goto('/notificaciones')
+  await bruno.goto('/comunidad')
+  await bruno.getByRole('button', { name: /^Notificaciones/ }).click()
+  // The 44 comments on the test thread are one line, the newest commenter first; the like keeps its own.
+  await expect(bruno.getByRole('menuitem').filter({ hasText: 'Admin Círculo y Ana Núñez comentaron tu publicación' })).toHaveCount(1)
+  await expect(bruno.getByRole('menuitem').filter({ hasText: `ha comentado en tu post «${TEST_THREAD}»` })).toHaveCount(0)
+  await expect(bruno.getByRole('menuitem').filter({ hasText: `A Admin Círculo le gusta tu post «${TEST_THREAD}»` })).toHaveCount(1)
+  await bruno.getByRole('menuitem', { name: 'Ver todas' }).click()
+  await expect(bruno).toHaveURL(/\/notificaciones$/)
+  await expect(bruno.getByRole('heading', { level: 1, name: 'Notificaciones' })).toBeVisible()
+
   const list = bruno.getByRole('list', { name: 'Notificaciones' })
   await expect(list.getByRole('listitem').first()).toBeVisible()
   await bruno.getByRole('link', { name: /^No leídas/ }).click()
@@ -319,17 +644,89 @@ test('the notifications page lists, filters and marks as read; the bell groups a
   await expect(bruno.getByRole('button', { name: 'Notificaciones' })).toBeVisible()
 })
 
+test('community tabs are links with their own URLs; the old ?tab= links land on them', async ({ browser }) => {
+  const ana = pages.ana!
+  await ana.setViewportSize(DESKTOP)
+  await ana.goto('/comunidad')
+  const tabs = ana.getByRole('navigation', { name: 'Secciones de la comunidad' })
+  await expect(tabs.getByRole('link', { name: 'Comunidad' })).toHaveAttribute('aria-current', 'page')
+  await expect(ana.locator(POST_CARD).first()).toBeVisible()
+
+  // A tab is a link; the browser's back button returns to the feed.
+  await expect(tabs.getByRole('link', { name: 'Miembros' })).toHaveAttribute('href', '/comunidad/miembros')
+  await tabs.getByRole('link', { name: 'Miembros' }).click()
+  await expect(ana).toHaveURL(/\/comunidad\/miembros$/)
+  await expect(tabs.getByRole('link', { name: 'Miembros' })).toHaveAttribute('aria-current', 'page')
+  await expect(ana.getByRole('searchbox', { name: 'Buscar miembros' })).toBeVisible()
+  await expect(ana.locator(POST_CARD)).toHaveCount(0)
+  await ana.goBack()
+  await expect(ana).toHaveURL(/\/comunidad$/)
+  await expect(tabs.getByRole('link', { name: 'Comunidad' })).toHaveAttribute('aria-current', 'page')
+  await expect(ana.locator(POST_CARD).first()).toBeVisible()
+  await expect(ana.getByRole('searchbox', { name: 'Buscar miembros' })).toHaveCount(0)
+
+  // The first version's ?tab= links: a permanent redirect that keeps the rest of the query.
+  for (const [legacy, target] of [
+    ['/comunidad?tab=miembros&q=ana', '/comunidad/miembros?q=ana'],
+    ['/comunidad?tab=sesiones', '/comunidad/sesiones'],
+    ['/comunidad?tab=calendario', '/comunidad/calendario'],
+    ['/comunidad?tab=comunidad', '/comunidad'],
+  ] as const) {
+    const response = await ana.request.get(legacy, { maxRedirects: 0 })
+    expect(response.status(), `${legacy} answers a permanent redirect`).toBe(301)
+    expect(response.headers()['location'], `${legacy} redirects to ${target}`).toBe(target)
+  }
+  await ana.goto('/comunidad?tab=miembros&q=ana')
+  await expect(ana).toHaveURL(/\/comunidad\/miembros\?q=ana$/)
+  await expect(ana.getByRole('searchbox', { name: 'Buscar miembros' })).toHaveValue('ana')
+  await expect(ana.getByRole('link', { name: 'Ver Perfil de Ana Núñez' })).toBeVisible()
+  await expect(ana.getByRole('link', { name: 'Ver Perfil de Bruno Sáez' })).toHaveCount(0)
+  await ana.goto('/comunidad?tab=sesiones')
+  await expect(ana).toHaveURL(/\/comunidad\/sesiones$/)
+  await expect(ana.getByRole('heading', { level: 2, name: 'Sesiones con CEOs' })).toBeVisible()
+  await expect(tabs.getByRole('link', { name: 'Sesiones' })).toHaveAttribute('aria-current', 'page')
+  await ana.goto('/comunidad?tab=calendario')
+  await expect(ana).toHaveURL(/\/comunidad\/calendario$/)
+  await expect(ana.getByRole('heading', { level: 2, name: 'Calendario de eventos' })).toBeVisible()
+  await expect(tabs.getByRole('link', { name: 'Calendario' })).toHaveAttribute('aria-current', 'page')
+
+  // A member whose profile is incomplete follows the same link to the profile gate, not to an error.
+  const member = await sharedMember(browser)
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    locale: 'es-ES',
+    timezoneId: 'Europe/Madrid',
+    storageState: member.storageState,
+  })
+  contexts.push(context)
+  const incomplete = awaitHydrationOnGoto(await context.newPage())
+  const response = await incomplete.goto('/comunidad?tab=miembros')
+  expect(response?.status()).toBe(200)
+  await expect(incomplete).toHaveURL(/\/perfil\?incompleto=1$/)
+  await expect(incomplete.getByRole('heading', { level: 1, name: 'Mi Perfil' })).toBeVisible()
+  await expect(incomplete.getByRole('heading', { name: /Algo ha fallado|No se puede continuar|no encontrada/i })).toHaveCount(0)
+})
+
 test('a like on an open feed moves the count on the other member’s screen without reloading', async () => {
   const [ana, bruno] = [pages.ana!, pages.bruno!]
-  const title = '¿Cómo preparasteis el salto a dirección general?'
-  await bruno.goto('/comunidad')
-  await ana.goto('/comunidad')
-  const card = (page: Page) => page.locator('article[id^="post-"]').filter({ has: page.getByRole('heading', { name: title }) })
-  const likeOf = (page: Page) => card(page).locator('footer button[aria-pressed]').first()
-  const before = Number(await likeOf(bruno).innerText())
+  // The thread is not on the first page any more: both open it as its notification link does.
+  await bruno.goto(commentsOf(ids.thread!))
+  await ana.goto(commentsOf(ids.thread!))
+  // The post's own like toggle (the comments have theirs): 'Me gusta' or 'Quitar me gusta', after the count.
+  const likeOf = (page: Page) =>
+    postCard(page, THREAD)
+      .locator('footer')
+      .getByRole('button', { name: /me gusta$/i })
+  // Its text is the count, then the label for screen readers: '1Quitar me gusta'.
+  const countOf = async (page: Page) => Number.parseInt(await likeOf(page).innerText(), 10)
+  await expect(likeOf(bruno)).toBeVisible()
+  const before = await countOf(bruno)
+  expect(before, 'the count Bruno sees').not.toBeNaN()
   // Let Bruno's event stream connect before Ana acts.
   await bruno.waitForTimeout(500)
+  const likedBefore = await likeOf(ana).getAttribute('aria-pressed')
   await likeOf(ana).click()
-  const expected = (await likeOf(ana).getAttribute('aria-pressed')) === 'true' ? before + 1 : before - 1
-  await expect(likeOf(bruno)).toHaveText(String(expected))
+  await expect(likeOf(ana)).not.toHaveAttribute('aria-pressed', likedBefore!)
+  const expected = likedBefore === 'true' ? before - 1 : before + 1
+  await expect(likeOf(bruno)).toHaveText(new RegExp(`^${expected}\\D`))
 })

@@ -53,7 +53,7 @@ export default function CommunityLayout({ loaderData }: Route.ComponentProps) {
           <h1 className="text-3xl font-bold tracking-tight">Comunidad</h1>
           <p className="mt-1 text-muted-foreground">Hola, {loaderData.name}.</p>
         </header>
-        <nav aria-label="Secciones de la comunidad" className="-mx-4 flex gap-1 overflow-x-auto border-b px-4">
+        <nav aria-label="Secciones de la comunidad" className="-mx-4 flex overflow-x-auto border-b px-4 sm:gap-1">
           {TABS.map((tab) => (
             <NavLink
               key={tab.path}
@@ -62,7 +62,7 @@ export default function CommunityLayout({ loaderData }: Route.ComponentProps) {
               prefetch="intent"
               className={({ isActive }) =>
                 cn(
-                  '-mb-px shrink-0 border-b-2 border-transparent px-4 py-2 text-sm font-medium text-muted-foreground hover:text-foreground',
+                  '-mb-px shrink-0 border-b-2 border-transparent px-2 py-2 text-sm font-medium text-muted-foreground hover:text-foreground sm:px-4',
                   isActive && 'border-primary text-foreground',
                 )
               }

@@ -1,4 +1,4 @@
-import { Bell, CheckCheck } from 'lucide-react'
+import { Bell, Check, CheckCheck } from 'lucide-react'
 import { data, Form, Link, useFetcher } from 'react-router'
 import { z } from 'zod'
 import { displayName } from '~/features/account/display-name'
@@ -170,8 +170,9 @@ function NotificationRow({ item }: { item: NotificationView }) {
         <mark.Form method="post" action="/notificaciones">
           <input type="hidden" name="intent" value="mark-read" />
           <input type="hidden" name="notificationId" value={item.id} />
-          <Button type="submit" variant="ghost" size="sm">
-            <span className="size-2 rounded-full bg-primary" aria-hidden /> Marcar como leída
+          {/* On a phone only the mark shows (the text stays for screen readers): the message keeps the row. */}
+          <Button type="submit" variant="ghost" size="sm" className="shrink-0">
+            <Check className="size-4" aria-hidden /> <span className="sr-only sm:not-sr-only">Marcar como leída</span>
           </Button>
         </mark.Form>
       )}

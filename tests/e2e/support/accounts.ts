@@ -13,7 +13,7 @@ export interface Account {
 
 let counter = 0
 
-/** A fresh address per call; the server allows about 10 sign-ups per hour, so use few. */
+/** A fresh address per call; the server allows 20 sign-ups an hour from one address (a whole run makes about 12), so use few. */
 export function uniqueEmail(tag = 'user') {
   counter += 1
   return `e2e-${Date.now()}-${process.pid}-${counter}-${tag}@example.com`

@@ -22,7 +22,7 @@ export function StatsPanel({ stats }: { stats: CommunityStats }) {
       <dl className="mt-4 grid grid-cols-2 gap-4">
         {items.map(({ label, value, icon: Icon }) => (
           // The number reads first on screen; <dt> comes first in the list, as a <dl> wants.
-          <div key={label} className="flex flex-col-reverse">
+          <div key={label} className="flex flex-col-reverse justify-end">
             <dt className="flex items-center gap-1.5 text-xs text-muted-foreground">
               <Icon className="size-3.5 shrink-0 text-primary" aria-hidden /> {label}
             </dt>

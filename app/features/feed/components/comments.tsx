@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { usePremiumGate } from '~/features/community/components/premium-gate'
 import { fullDateTime, relativeTime } from '~/platform/dates'
@@ -77,6 +77,11 @@ function CommentForm({
   const { hasAccess, ask } = usePremiumGate()
   const [text, setText] = useState('')
   const hydrated = useHydrated()
+  const textRef = useRef<HTMLTextAreaElement>(null)
+  // A reply form is opened by its 'Responder' button: typing starts in it.
+  useEffect(() => {
+    if (parentCommentId) textRef.current?.focus()
+  }, [parentCommentId])
   const [form, fields] = useForm<z.input<typeof CommentSchema>>({
     lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
     onSubmit(event) {
@@ -100,27 +105,31 @@ function CommentForm({
       <input type="hidden" name="intent" value="add-comment" />
       <input type="hidden" name="postId" value={postId} />
       {parentCommentId ? <input type="hidden" name="parentCommentId" value={parentCommentId} /> : null}
-      <div className="flex min-w-0 items-end gap-2">
+      {/* On a phone the text takes the whole row and the buttons go below it. */}
+      <div className="flex min-w-0 flex-wrap items-end gap-2 sm:flex-nowrap">
         <label htmlFor={fields.content.id} className="sr-only">
           {label}
         </label>
         <textarea
           {...getTextareaProps(fields.content)}
+          ref={textRef}
           rows={1}
           maxLength={COMMENT_MAX}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
           placeholder={`${label}...`}
-          className="min-h-10 min-w-0 flex-1 resize-y rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm"
+          className="min-h-10 min-w-0 basis-full resize-y rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring sm:basis-0 sm:flex-1 md:text-sm"
         />
-        {onCancel ? (
-          <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
-            Cancelar
+        <div className="ml-auto flex shrink-0 gap-2">
+          {onCancel ? (
+            <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
+              Cancelar
+            </Button>
+          ) : null}
+          <Button type="submit" size="sm" disabled={(hydrated && !text.trim()) || fetcher.state !== 'idle'}>
+            {parentCommentId ? 'Responder' : 'Comentar'}
           </Button>
-        ) : null}
-        <Button type="submit" size="sm" disabled={(hydrated && !text.trim()) || fetcher.state !== 'idle'}>
-          {parentCommentId ? 'Responder' : 'Comentar'}
-        </Button>
+        </div>
       </div>
       {fields.content.errors ? (
         <p id={fields.content.errorId} role="alert" className="text-sm text-destructive">

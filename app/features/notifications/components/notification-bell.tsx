@@ -1,7 +1,7 @@
 import { Bell, CheckCheck } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
 import { useEffect, useRef, useState } from 'react'
-import { useFetcher, useNavigate } from 'react-router'
+import { Link, useFetcher, useNavigate } from 'react-router'
 import { UserAvatar } from '~/ui/user-avatar'
 import { cn } from '~/ui/cn'
 import { relativeTime } from '~/platform/dates'
@@ -131,17 +131,18 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
         >
           <div className="flex items-center justify-between border-b px-3 py-2">
             <p className="text-sm font-semibold">Notificaciones</p>
-            <button
-              type="button"
+            {/* A menu item, so the keyboard reaches it; it keeps the menu open. */}
+            <DropdownMenu.Item
               disabled={unread === 0}
-              onClick={() => {
+              onSelect={(event) => {
+                event.preventDefault()
                 setUnread(0)
                 void mark.submit({ intent: 'mark-all-read' }, { method: 'post', action: '/notificaciones' })
               }}
-              className="inline-flex items-center gap-1 rounded px-2 py-1 text-xs font-medium text-primary hover:bg-accent disabled:opacity-50"
+              className="inline-flex cursor-pointer items-center gap-1 rounded px-2 py-1 text-xs font-medium text-primary outline-none data-[disabled]:cursor-default data-[highlighted]:bg-accent data-[disabled]:opacity-50"
             >
               <CheckCheck className="size-3.5" aria-hidden /> Marcar todas como leídas
-            </button>
+            </DropdownMenu.Item>
           </div>
           {list.state === 'loading' && !list.data ? (
             <p className="px-3 py-6 text-center text-sm text-muted-foreground">Cargando...</p>
@@ -175,16 +176,17 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
               ))}
             </div>
           )}
-          {items.length > SHOWN ? (
-            <div className="border-t p-2">
-              <DropdownMenu.Item
-                onSelect={() => void navigate('/notificaciones')}
+          {/* Always there: the page has every notification, read or not, and opens in a new tab too. */}
+          <div className="border-t p-2">
+            <DropdownMenu.Item asChild>
+              <Link
+                to="/notificaciones"
                 className="block cursor-pointer rounded px-2 py-1.5 text-center text-sm font-medium text-primary outline-none data-[highlighted]:bg-accent"
               >
                 Ver todas
-              </DropdownMenu.Item>
-            </div>
-          ) : null}
+              </Link>
+            </DropdownMenu.Item>
+          </div>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
