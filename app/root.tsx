@@ -7,7 +7,6 @@ import { GeneralErrorBoundary } from '~/ui/error-boundary'
 import { Footer } from '~/features/site/components/footer'
 import { TopBar, type TopBarUser } from '~/features/site/components/top-bar'
 import { NotificationBell } from '~/features/notifications/components/notification-bell'
-import { countUnread } from '~/features/notifications/notifications.server'
 import { displayName } from '~/features/account/display-name'
 import { useInlineStyles } from '~/platform/document/inline-styles'
 import { useNonce } from '~/platform/document/nonce'
@@ -35,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         isPremium: Boolean(user.profile?.isPremium),
       }
     : null
-  const unreadNotifications = user ? await countUnread(user.id) : 0
+  const unreadNotifications = user?.profile?.unreadNotifications ?? 0
   return data({ user: topBarUser, unreadNotifications, toast }, { headers: headers ?? undefined })
 }
 

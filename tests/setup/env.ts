@@ -1,7 +1,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setStripe } from '~/features/billing/stripe.server'
 import { parseEnv, setEnv } from '~/platform/env.server'
+import { setMailTransport } from '~/platform/mail/mail.server'
+import { setStorage } from '~/platform/storage/storage.server'
 
 // Every test file gets its own configuration: a localhost app, no SMTP, a throwaway data folder.
 setEnv(
@@ -13,3 +16,8 @@ setEnv(
     LOG_LEVEL: 'silent',
   }),
 )
+// Test files share their worker's modules (vitest.config.ts): clients made from the previous
+// file's configuration (its data folder, a fake transport) are made again from this one.
+setStorage(undefined)
+setMailTransport(undefined)
+setStripe(undefined)

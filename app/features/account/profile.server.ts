@@ -2,9 +2,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
-import { userRoles } from '~/platform/auth/schema'
+import { type Role, user, userRoles } from '~/platform/auth/schema'
 import { profiles } from './schema'
-import { user } from '~/platform/auth/schema'
 import { WelcomeEmail } from '~/features/account/emails/welcome'
 import { getEnv } from '~/platform/env.server'
 import { enqueueMail } from '~/platform/mail/mail.server'
@@ -73,27 +72,43 @@ export async function onConfirmedSignIn(userId: string) {
   })
 }
 
+const profileColumns = {
+  id: profiles.id,
+  userId: profiles.userId,
+  firstName: profiles.firstName,
+  lastName: profiles.lastName,
+  displayName: profiles.displayName,
+  bio: profiles.bio,
+  company: profiles.company,
+  position: profiles.position,
+  avatarUrl: profiles.avatarUrl,
+  isPremium: profiles.isPremium,
+  premiumSource: profiles.premiumSource,
+  stripeCustomerId: profiles.stripeCustomerId,
+  emailNotifications: profiles.emailNotifications,
+  unreadNotifications: profiles.unreadNotifications,
+  createdAt: profiles.createdAt,
+}
+
 export async function getProfileByUserId(userId: string) {
-  const [profile] = await getDb()
-    .select({
-      id: profiles.id,
-      userId: profiles.userId,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      displayName: profiles.displayName,
-      bio: profiles.bio,
-      company: profiles.company,
-      position: profiles.position,
-      avatarUrl: profiles.avatarUrl,
-      isPremium: profiles.isPremium,
-      premiumSource: profiles.premiumSource,
-      stripeCustomerId: profiles.stripeCustomerId,
-      emailNotifications: profiles.emailNotifications,
-      createdAt: profiles.createdAt,
-    })
-    .from(profiles)
-    .where(eq(profiles.userId, userId))
+  const [profile] = await getDb().select(profileColumns).from(profiles).where(eq(profiles.userId, userId))
   return profile ?? null
+}
+
+/**
+ * What every request needs to know of the signed-in member, in one statement: the profile
+ * (null until the first sign-in created it), with the bell's count, and the roles.
+ */
+export async function getViewer(userId: string) {
+  const [row] = await getDb()
+    .select({
+      profile: profileColumns,
+      roles: sql<Role[]>`array(select ${userRoles.role}::text from ${userRoles} where ${userRoles.userId} = ${user.id})`,
+    })
+    .from(user)
+    .leftJoin(profiles, eq(profiles.userId, user.id))
+    .where(eq(user.id, userId))
+  return { profile: row?.profile ?? null, roles: row?.roles ?? [] }
 }
 
 export type Profile = NonNullable<Awaited<ReturnType<typeof getProfileByUserId>>>

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { user } from '../../platform/auth/schema'
 
 /** Spanish accents folded away, in both cases, so folding does not depend on the server's locale. */
@@ -26,6 +26,8 @@ export const profiles = pgTable(
     premiumSource: text('premium_source', { enum: ['subscription', 'admin'] }),
     stripeCustomerId: text('stripe_customer_id').unique(),
     emailNotifications: boolean('email_notifications').notNull().default(true),
+    // The bell's count, kept by a trigger on notifications (migration 0008), so no page counts.
+    unreadNotifications: integer('unread_notifications').notNull().default(0),
     // Set in the same statement that queues the welcome e-mail, so it is sent once.
     welcomedAt: timestamp('welcomed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

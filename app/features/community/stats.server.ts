@@ -1,8 +1,12 @@
-import { countCompleteMembers } from '~/features/members/members.server'
-import { countPosts } from '~/features/feed/posts.server'
+import { getDb } from '~/platform/db/client.server'
+import { communityCounters } from './schema'
 
-/** The stats panel of every community tab. Events and CEO sessions count once those features exist. */
+/**
+ * The stats panel of every community tab: counters kept by the database (migration 0008), one
+ * small read. Events and CEO sessions count once those features exist.
+ */
 export async function communityStats() {
-  const [members, discussions] = await Promise.all([countCompleteMembers(), countPosts()])
-  return { members, discussions, eventsThisMonth: 0, ceoSessions: 0 }
+  const rows = await getDb().select({ name: communityCounters.name, value: communityCounters.value }).from(communityCounters)
+  const counter = (name: (typeof rows)[number]['name']) => rows.find((row) => row.name === name)?.value ?? 0
+  return { members: counter('complete_members'), discussions: counter('posts'), eventsThisMonth: 0, ceoSessions: 0 }
 }

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { PostCard } from '~/features/feed/components/post-card'
 import { getDb } from '~/platform/db/client.server'
 import { notifications } from '~/features/notifications/schema'
+import { profiles } from '~/features/account/schema'
 import { commentLikes, communityComments, communityPosts, postCategories, postLikes } from './schema'
 import * as layoutRoute from '~/features/community/layout.route'
 import * as feedRoute from './feed.route'
@@ -226,8 +227,26 @@ describe('feed pagination', () => {
       layoutRoute.loader({ request: getRequest('/comunidad', { cookie: people.premium.cookie }), params: {}, context: {} } as any),
     )
     const [posts] = await getDb().select({ n: count() }).from(communityPosts)
-    expect(page.data.stats).toEqual({ members: expect.any(Number), discussions: posts!.n, eventsThisMonth: 0, ceoSessions: 0 })
+    const [members] = await getDb().select({ n: count() }).from(profiles).where(eq(profiles.isComplete, true))
+    expect(page.data.stats).toEqual({ members: members!.n, discussions: posts!.n, eventsThisMonth: 0, ceoSessions: 0 })
     expect(page.data.stats.members).toBeGreaterThanOrEqual(Object.keys(people).length - 1)
+
+    // The counters follow every change in its own transaction (triggers, migration 0008).
+    const stats = async () =>
+      (
+        await run(() =>
+          layoutRoute.loader({ request: getRequest('/comunidad', { cookie: people.premium.cookie }), params: {}, context: {} } as any),
+        )
+      ).data.stats
+    const postId = await createPost(people.premium.cookie!)
+    expect((await stats()).discussions).toBe(posts!.n + 1)
+    await getDb().delete(communityPosts).where(eq(communityPosts.id, postId))
+    expect((await stats()).discussions).toBe(posts!.n)
+    const [other] = await getDb().select({ company: profiles.company }).from(profiles).where(eq(profiles.userId, people.member.userId!))
+    await getDb().update(profiles).set({ company: null }).where(eq(profiles.userId, people.member.userId!))
+    expect((await stats()).members).toBe(members!.n - 1)
+    await getDb().update(profiles).set({ company: other!.company }).where(eq(profiles.userId, people.member.userId!))
+    expect((await stats()).members).toBe(members!.n)
     // The layout guards itself too: its loader is not a guard for the tabs, nor the tabs for it.
     expect((await run(() => layoutRoute.loader({ request: getRequest('/comunidad'), params: {}, context: {} } as any))).status).toBe(302)
   })

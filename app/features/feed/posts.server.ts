@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityPosts, postAttachments, postCategories, postLikes } from './schema'
@@ -279,11 +279,6 @@ export async function togglePostLike({ postId, userId, actorName }: { postId: st
     }
     return { liked: true, likeCount: post?.likeCount ?? 0 }
   })
-}
-
-export async function countPosts() {
-  const [row] = await getDb().select({ n: count() }).from(communityPosts)
-  return row?.n ?? 0
 }
 
 /**

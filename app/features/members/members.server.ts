@@ -77,10 +77,3 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
 }
 
 /** Community stat 'Miembros Activos': members with a complete profile. */
-export async function countCompleteMembers() {
-  const [row] = await getDb()
-    .select({ n: count() })
-    .from(profiles)
-    .where(sql`${profiles.isComplete}`)
-  return row?.n ?? 0
-}

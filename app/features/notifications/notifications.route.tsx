@@ -26,7 +26,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const requestedPage = Number.parseInt(params.get('pagina') ?? '1', 10)
   const page = Number.isInteger(requestedPage) && requestedPage > 0 ? Math.min(requestedPage, 1000) : 1
   const unreadOnly = params.get('solo') === 'no-leidas'
-  const [list, unreadCount] = await Promise.all([listNotifications(user.id, { page, unreadOnly }), countUnread(user.id)])
+  const list = await listNotifications(user.id, { page, unreadOnly })
+  // Kept by the database with every notification (migration 0008); a member without a profile has none.
+  const unreadCount = user.profile?.unreadNotifications ?? 0
   const items: NotificationView[] = list.items.map((item) => ({
     id: item.id,
     type: item.type,

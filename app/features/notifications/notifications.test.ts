@@ -50,6 +50,18 @@ describe('notification bell data', () => {
     expect((await list(author.cookie)).data.items).toHaveLength(50)
   })
 
+  test('the bell’s count is kept with the notifications: a deleted post takes its unread ones with it', async () => {
+    const { author, postId } = await seedNotifications(2)
+    const other = await createPost(author.cookie!, { title: 'Otro post' })
+    const fan = await createPersona('premium')
+    await feedAction({ intent: 'like-post', postId: other }, fan.cookie)
+    expect((await list(author.cookie)).data.unreadCount).toBe(3)
+    await feedAction({ intent: 'delete-post', postId }, author.cookie)
+    const remaining = await getDb().select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, author.userId!))
+    expect(remaining).toHaveLength(1)
+    expect((await list(author.cookie)).data.unreadCount).toBe(1)
+  })
+
   test('mark one read: mine only; the counter drops by one and never below 0', async () => {
     const { author } = await seedNotifications(2)
     const [first] = (await list(author.cookie)).data.items

@@ -1,7 +1,6 @@
 import { redirect } from 'react-router'
-import { getProfileByUserId, type Profile } from '~/features/account/profile.server'
+import { getViewer, type Profile } from '~/features/account/profile.server'
 import { isProfileComplete } from '~/features/account/profile-completeness'
-import { getUserRoles } from '~/features/members/roles.server'
 import { refuse } from '~/platform/http/responses.server'
 import { getAuth } from './auth.server'
 import { type Capability, can } from './capabilities'
@@ -34,7 +33,7 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
 async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
   const session = await getAuth().api.getSession({ headers: request.headers })
   if (!session) return null
-  const [profile, roles] = await Promise.all([getProfileByUserId(session.user.id), getUserRoles(session.user.id)])
+  const { profile, roles } = await getViewer(session.user.id)
   const isAdmin = roles.includes('admin')
   return {
     id: session.user.id,
