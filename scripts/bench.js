@@ -6,7 +6,7 @@
 //      database bench_<time>, dropped at the end);
 //   2. seeds it (bench/seed.js, a child process): 1,000 members, 10,000 posts, ~30,000
 //      comments, ~55,000 post likes, ~45,000 comment likes, attachments, notifications;
-//   3. starts the production server (scripts/start.js) on 127.0.0.1:3410 with the query
+//   3. starts the production server (server.js, unsupervised) on 127.0.0.1:3410 with the query
 //      counter preloaded (bench/count-queries.js), signs in once over HTTP as a complete,
 //      premium member (POST /auth) and reuses that session cookie for every request;
 //   4. checks each page answers 200 with the expected content, warms up, then runs each
@@ -215,14 +215,16 @@ async function signIn(email, password) {
   return session.join('; ')
 }
 
-/** CPU time (user + system, seconds) and resident memory (MiB) of a process, from /proc. */
+/** CPU time (user + system, seconds), resident memory and its peak (MiB) of a process, from /proc. */
 function processUsage(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const ticks = Number(fields[11]) + Number(fields[12])
-    const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
-    return { cpuSeconds: ticks / 100, rssMiB: Math.round(rss) }
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kib = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+    // VmHWM: the most the process has ever held in memory (its peak RSS).
+    return { cpuSeconds: ticks / 100, rssMiB: Math.round(kib('VmRSS') / 1024), peakRssMiB: Math.round(kib('VmHWM') / 1024) }
   } catch {
     return null
   }
@@ -331,7 +333,11 @@ async function benchEngine(engine) {
         generatorCpuPercent,
         loadAverage1m: Math.round(os.loadavg()[0] * 10) / 10,
         serverRssMiB: after?.rssMiB ?? null,
+        serverPeakRssMiB: after?.peakRssMiB ?? null,
       }
+      // Each page against /healthz at the same concurrency, in the same run (the budgets are ratios).
+      const baseline = scenarios.find((other) => other.path === '/healthz' && other.concurrency === concurrency)
+      scenario.ratioToHealthz = baseline ? Math.round((scenario.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100 : null
       scenarios.push(scenario)
       printScenario(scenario)
       await sleep(300)
@@ -402,6 +408,7 @@ async function benchEngine(engine) {
     scenarios,
     queries,
     serverRssMiBAtEnd: usage?.rssMiB ?? null,
+    serverPeakRssMiB: usage?.peakRssMiB ?? null,
     serverLogProblems: logProblems,
   }
 }
@@ -414,11 +421,13 @@ const COLUMNS = [
   ['req/s', 8, 'requestsPerSecond'],
   ['p50 ms', 8, 'p50Ms'],
   ['p99 ms', 8, 'p99Ms'],
+  ['×healthz', 9, 'ratioToHealthz'],
   ['errors', 7, 'errors'],
   ['avg KB', 7, 'avgBytes'],
   ['srv CPU', 8, 'serverCpuPercent'],
   ['gen CPU', 8, 'generatorCpuPercent'],
   ['load', 5, 'loadAverage1m'],
+  ['peak MiB', 9, 'serverPeakRssMiB'],
 ]
 let headerPrinted = false
 function printScenario(scenario) {

@@ -238,7 +238,8 @@ describe('feed pagination', () => {
           layoutRoute.loader({ request: getRequest('/comunidad', { cookie: people.premium.cookie }), params: {}, context: {} } as any),
         )
       ).data.stats
-    const postId = await createPost(people.premium.cookie!)
+    // The admin posts: the premium member's hourly allowance belongs to the attachment tests.
+    const postId = await createPost(people.admin.cookie!)
     expect((await stats()).discussions).toBe(posts!.n + 1)
     await getDb().delete(communityPosts).where(eq(communityPosts.id, postId))
     expect((await stats()).discussions).toBe(posts!.n)
