@@ -1,6 +1,7 @@
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
+import { precompress } from './server/precompress'
 
 export default defineConfig(({ isSsrBuild }) => ({
   // The server bundle's entry is our Express app, so server code, the router build
@@ -9,5 +10,6 @@ export default defineConfig(({ isSsrBuild }) => ({
   // lucide-react ships ESM that Node cannot import un-bundled during SSR.
   ssr: { noExternal: ['lucide-react'] },
   resolve: { tsconfigPaths: true },
-  plugins: [tailwindcss(), reactRouter()],
+  // The browser build's files are compressed once, at build time (server/precompress.ts).
+  plugins: [tailwindcss(), reactRouter(), ...(isSsrBuild ? [] : [precompress()])],
 }))

@@ -1,5 +1,7 @@
 import 'react-router'
 import { createRequestHandler } from '@react-router/express'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
 import express from 'express'
 import { closeDatabase, openDatabase } from '~/platform/db/client.server'
 import { grantRoleByEmail } from '~/features/members/roles.server'
@@ -83,6 +85,28 @@ export function staticFiles() {
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
   }
+  // Hashed files were compressed at build time (server/precompress.ts): the smallest copy the
+  // browser accepts is sent as it is, with the original's type.
+  router.use('/assets', (req, res, next) => {
+    const accepted = String(req.headers['accept-encoding'] ?? '')
+    const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null
+    let file: string
+    try {
+      file = path.join('build/client/assets', path.normalize(decodeURIComponent(req.path)))
+    } catch {
+      return next()
+    }
+    const copy = encoding && `${file}.${encoding === 'br' ? 'br' : 'gz'}`
+    res.setHeader('Vary', 'Accept-Encoding')
+    if (!copy || !file.startsWith('build/client/assets/') || !existsSync(copy)) return next()
+    res.setHeader('Content-Encoding', encoding)
+    res.type(path.extname(file))
+    setHeaders(res)
+    // The type was set above, so the copy's extension does not decide it.
+    res.sendFile(path.resolve(copy), { immutable: true, maxAge: '1y' }, (error) => {
+      if (error && !res.headersSent) next()
+    })
+  })
   router.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false, setHeaders }))
   router.use(express.static('build/client', { maxAge: '1h', index: false, setHeaders }))
   return router
@@ -100,7 +124,7 @@ export function createApp({ development }: { development: boolean }) {
     // Every log line of this request carries its id; the browser gets it to quote.
     const requestId = newRequestId()
     res.setHeader('X-Request-Id', requestId)
-    runWithRequestId(requestId, next)
+    runWithRequestId(requestId, next, req.method)
   })
   app.use(allowedMethods())
   app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: ['/api/webhooks/'] }))

@@ -17,11 +17,22 @@ export async function categoryExists(categoryId: string) {
   return Boolean(row)
 }
 
-export async function listCategories() {
-  return getDb()
-    .select({ id: postCategories.id, name: postCategories.name, color: postCategories.color })
-    .from(postCategories)
-    .orderBy(asc(postCategories.name))
+// The categories are written by migrations only (0003): read once per database opened.
+let categories: { db: ReturnType<typeof getDb>; list: Promise<Array<{ id: string; name: string; color: string }>> } | undefined
+
+export function listCategories() {
+  const db = getDb()
+  if (categories?.db !== db) {
+    const list = db
+      .select({ id: postCategories.id, name: postCategories.name, color: postCategories.color })
+      .from(postCategories)
+      .orderBy(asc(postCategories.name))
+      .then((rows) => rows)
+    // A failed read is tried again by the next request.
+    list.catch(() => (categories = undefined))
+    categories = { db, list }
+  }
+  return categories.list
 }
 
 /** Where the next page starts: (pinned, created_at in µs, id) of the last post shown. */

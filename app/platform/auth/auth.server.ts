@@ -3,7 +3,7 @@ import { and, eq, gt, like, sql } from 'drizzle-orm'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { createElement } from 'react'
 import { getDb } from '~/platform/db/client.server'
-import { account, rateLimit, session, user, verification } from './schema'
+import { account, accountRelations, rateLimit, session, sessionRelations, user, userRelations, verification } from './schema'
 import { ConfirmEmail } from '~/features/account/emails/confirm-email'
 import { ResetPasswordEmail } from '~/features/account/emails/reset-password'
 import { onConfirmedSignIn } from '~/features/account/profile.server'
@@ -23,7 +23,10 @@ function createAuth() {
     baseURL: env.APP_URL,
     basePath: '/api/auth',
     secret: env.AUTH_SECRET,
-    database: drizzleAdapter(getDb(), { provider: 'pg', schema: { user, session, account, verification, rateLimit } }),
+    database: drizzleAdapter(getDb(), {
+      provider: 'pg',
+      schema: { user, session, account, verification, rateLimit, sessionRelations, userRelations, accountRelations },
+    }),
     user: {
       additionalFields: {
         firstName: { type: 'string', required: false, fieldName: 'firstName' },
@@ -77,7 +80,8 @@ function createAuth() {
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: env.APP_URL.startsWith('https://'),
-      database: { generateId: () => crypto.randomUUID() },
+      // The session and its user in one statement on every request (relations in ./schema).
+      database: { generateId: () => crypto.randomUUID(), joins: true },
     },
     databaseHooks: {
       session: {

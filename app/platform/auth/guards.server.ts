@@ -1,6 +1,7 @@
 import { redirect } from 'react-router'
 import { getViewer, type Profile } from '~/features/account/profile.server'
 import { isProfileComplete } from '~/features/account/profile-completeness'
+import { oncePerRequest } from '~/platform/http/request-context.server'
 import { refuse } from '~/platform/http/responses.server'
 import { getAuth } from './auth.server'
 import { type Capability, can } from './capabilities'
@@ -17,17 +18,20 @@ export interface CurrentUser {
   hasAccess: boolean
 }
 
-// Loaders of one navigation run in parallel and all need the user: look it up once per request.
+// Loaders of one navigation run in parallel and all need the user: look it up once per request
+// (per HTTP request when served; per Request object when a test calls a loader directly).
 const cache = new WeakMap<Request, Promise<CurrentUser | null>>()
 
 /** The signed-in user, or null. For pages that anyone may see (the root, public resources). */
 export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
-  let pending = cache.get(request)
-  if (!pending) {
-    pending = loadCurrentUser(request)
-    cache.set(request, pending)
-  }
-  return pending
+  return oncePerRequest('current-user', () => {
+    let pending = cache.get(request)
+    if (!pending) {
+      pending = loadCurrentUser(request)
+      cache.set(request, pending)
+    }
+    return pending
+  })
 }
 
 async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {

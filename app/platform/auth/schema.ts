@@ -1,3 +1,4 @@
+import { relations } from 'drizzle-orm'
 import { bigint, boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 // The tables better-auth's Drizzle adapter manages, written by hand after its documented
@@ -32,6 +33,10 @@ export const session = pgTable(
   },
   (table) => [index('session_user_id_idx').on(table.userId)],
 )
+
+// A session is read with its user in one statement (better-auth's `advanced.database.joins`).
+export const sessionRelations = relations(session, ({ one }) => ({ user: one(user, { fields: [session.userId], references: [user.id] }) }))
+export const userRelations = relations(user, ({ many }) => ({ sessions: many(session), accounts: many(account) }))
 
 export const account = pgTable(
   'account',
@@ -93,3 +98,5 @@ export const userRoles = pgTable(
 )
 
 export type Role = (typeof roleEnum.enumValues)[number]
+
+export const accountRelations = relations(account, ({ one }) => ({ user: one(user, { fields: [account.userId], references: [user.id] }) }))

@@ -6,14 +6,27 @@ import { randomBytes } from 'node:crypto'
  * and the id is also sent to the browser (X-Request-Id) and shown on error pages, so a member's
  * report leads to the right log lines without the detail ever reaching the member.
  */
-const storage = new AsyncLocalStorage<{ requestId: string }>()
+const storage = new AsyncLocalStorage<{ requestId: string; memo?: Map<string, unknown> }>()
 
 export function newRequestId() {
   return randomBytes(6).toString('base64url')
 }
 
-export function runWithRequestId<T>(requestId: string, run: () => T) {
-  return storage.run({ requestId }, run)
+/** `method`: reads (GET, HEAD) share values computed once; a write's loaders run after its action changed them. */
+export function runWithRequestId<T>(requestId: string, run: () => T, method = 'GET') {
+  return storage.run({ requestId, memo: method === 'GET' || method === 'HEAD' ? new Map() : undefined }, run)
+}
+
+/**
+ * Computes a value once per HTTP request (the signed-in user, which the root, the layout and
+ * the page loaders all need and React Router runs in parallel, each with its own Request
+ * object). Outside a request (tests calling a loader, scripts) it computes every time.
+ */
+export function oncePerRequest<T>(key: string, compute: () => T): T {
+  const memo = storage.getStore()?.memo
+  if (!memo) return compute()
+  if (!memo.has(key)) memo.set(key, compute())
+  return memo.get(key) as T
 }
 
 export function currentRequestId() {
