@@ -1,7 +1,9 @@
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setStripe } from '~/features/billing/stripe.server'
+import { passwordHashing } from '~/platform/auth/auth.server'
 import { parseEnv, setEnv } from '~/platform/env.server'
 import { setMailTransport } from '~/platform/mail/mail.server'
 import { setStorage } from '~/platform/storage/storage.server'
@@ -21,3 +23,15 @@ setEnv(
 setStorage(undefined)
 setMailTransport(undefined)
 setStripe(undefined)
+
+// Real hashing costs about 0.1 s per sign-up and per sign-in, most of this suite's time; here a
+// cheap scrypt keeps the same contract (salted, compared in constant time).
+const cheapScrypt = (password: string, salt: Buffer) => scryptSync(password.normalize('NFKC'), salt, 32, { N: 1024, r: 8, p: 1 })
+passwordHashing.hash = async (password) => {
+  const salt = randomBytes(16)
+  return `${salt.toString('hex')}:${cheapScrypt(password, salt).toString('hex')}`
+}
+passwordHashing.verify = async ({ hash, password }) => {
+  const [salt, key] = hash.split(':')
+  return Boolean(salt && key) && timingSafeEqual(cheapScrypt(password, Buffer.from(salt!, 'hex')), Buffer.from(key!, 'hex'))
+}

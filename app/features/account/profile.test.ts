@@ -12,6 +12,7 @@ import * as uploadsRoute from '~/platform/storage/uploads.route'
 import { getStorage, setStorage } from '~/platform/storage/storage.server'
 import { getAuth } from '~/platform/auth/auth.server'
 import { useTestDatabase } from '../../../tests/setup/database'
+import { pixelBombPng } from '../../../tests/setup/images'
 import { BASE_URL, createConfirmedUser, formRequest, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
 
 useTestDatabase()
@@ -239,9 +240,7 @@ describe('avatar upload', () => {
 
   test('refuses an image whose dimensions would explode in memory', async () => {
     const { cookie, userId } = await createConfirmedUser()
-    const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#000' } })
-      .png({ compressionLevel: 9, palette: true })
-      .toBuffer()
+    const bomb = pixelBombPng(8000, 6000)
     expect(bomb.length).toBeLessThan(5 * 1024 * 1024)
     const outcome = await upload(uploadRequest(new Blob([bomb], { type: 'image/png' }), 'bomb.png', { cookie }))
     expect(outcome.data.ok).toBe(false)

@@ -16,6 +16,7 @@ import * as feedRoute from './feed.route'
 import * as commentsRoute from './comments.route'
 import * as uploadsRoute from '~/platform/storage/uploads.route'
 import { useTestDatabase } from '../../../tests/setup/database'
+import { pixelBombPng } from '../../../tests/setup/images'
 import { createPost, createPostWithFiles, feedAction, feedLoader } from '../../../tests/setup/feed'
 import { createPersona, type Persona } from '../../../tests/setup/members'
 import { getRequest, run } from '../../../tests/setup/requests'
@@ -713,9 +714,7 @@ describe('requests the feed does not accept answer 4xx with a Spanish message', 
   })
 
   test('an image attachment of huge dimensions (a pixel bomb) is a 413 and stores nothing', async () => {
-    const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#000' } })
-      .png({ compressionLevel: 9, palette: true })
-      .toBuffer()
+    const bomb = pixelBombPng(8000, 6000)
     const before = (await getDb().select().from(communityPosts)).length
     const outcome = await createPostWithFiles(
       { title: 'Bomba', postType: 'text' },

@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth'
+import { hashPassword, verifyPassword } from 'better-auth/crypto'
 import { and, eq, gt, like, sql } from 'drizzle-orm'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { createElement } from 'react'
@@ -15,6 +16,13 @@ import { enqueueMail } from '~/platform/mail/mail.server'
 export const CLIENT_IP_HEADER = 'x-app-client-ip'
 
 export const RESET_PASSWORD_TOKEN_SECONDS = 60 * 60
+
+/**
+ * How passwords are hashed: better-auth's own scrypt. The unit tests replace it with a cheap
+ * one (tests/setup/env.ts), because hundreds of test accounts would otherwise spend most of the
+ * suite's time hashing; the browser journeys run the real one.
+ */
+export const passwordHashing = { hash: hashPassword, verify: verifyPassword }
 
 function createAuth() {
   const env = getEnv()
@@ -40,6 +48,7 @@ function createAuth() {
       minPasswordLength: 6,
       maxPasswordLength: 128,
       autoSignIn: false,
+      password: { hash: (password) => passwordHashing.hash(password), verify: (input) => passwordHashing.verify(input) },
       revokeSessionsOnPasswordReset: true,
       // A new password voids every other reset link of the account, used or not.
       onPasswordReset: ({ user }) => revokePasswordResetLinks(user.id),
