@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
+import { B, H3, LegalTitle, link, P, sectionsOf, td, th, UL } from './components/legal-prose'
 import { Link } from 'react-router'
 import { pricing } from './content'
 import { site } from '~/site.config'
 import type { Route } from './+types/legal.route'
-import { longDate } from '~/platform/dates'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Aviso Legal y Condiciones de Uso · ${site.name}` },
@@ -12,8 +12,6 @@ export const meta: Route.MetaFunction = () => [
     content: `Aviso legal, condiciones de uso y condiciones de contratación de la membresía de ${site.name}: titular, precio, cancelación, reembolsos y derecho de desistimiento.`,
   },
 ]
-
-const updatedAt = longDate(site.legalUpdatedAt)
 
 const sections = {
   titular: '1. Datos identificativos del titular',
@@ -33,36 +31,7 @@ const sections = {
   litigios: '15. Reclamaciones y resolución de litigios',
 } as const
 
-const link = 'text-primary underline underline-offset-4 hover:no-underline'
-const th = 'border-b border-slate-300 bg-slate-50 px-3 py-2 text-left align-top font-semibold text-slate-900'
-const td = 'border-b border-slate-200 px-3 py-2 align-top text-slate-700'
-
-function Section({ id, children }: { id: keyof typeof sections; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id} className="mt-10 scroll-mt-24 text-xl font-semibold text-slate-900">
-        {sections[id]}
-      </h2>
-      {children}
-    </section>
-  )
-}
-
-function P({ children }: { children: ReactNode }) {
-  return <p className="mt-4 leading-7 text-slate-700">{children}</p>
-}
-
-function UL({ children }: { children: ReactNode }) {
-  return <ul className="mt-4 list-disc space-y-2 pl-6 leading-7 text-slate-700">{children}</ul>
-}
-
-function B({ children }: { children: ReactNode }) {
-  return <strong className="font-semibold text-slate-900">{children}</strong>
-}
-
-function H3({ children }: { children: ReactNode }) {
-  return <h3 className="mt-6 text-lg font-semibold text-slate-900">{children}</h3>
-}
+const Section = sectionsOf(sections)
 
 const contactLink = (
   <a href={`mailto:${site.contactEmail}`} className={link}>
@@ -88,10 +57,7 @@ const identity: [string, ReactNode][] = [
 export default function LegalPage() {
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 text-slate-900">
-      <h1 className="text-3xl font-bold tracking-tight">Aviso Legal y Condiciones de Uso</h1>
-      <p className="mt-2 text-sm text-slate-700">
-        Última actualización: <time dateTime={site.legalUpdatedAt}>{updatedAt}</time>
-      </p>
+      <LegalTitle>Aviso Legal y Condiciones de Uso</LegalTitle>
       <P>
         Este documento recoge la información legal del titular de {site.name}, las condiciones que rigen el uso del sitio web y las
         condiciones de contratación de la membresía. Le recomendamos leerlo con atención junto con nuestra{' '}

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
+import { B, H3, LegalTitle, link, P, sectionsOf, td, Thead, UL } from './components/legal-prose'
 import { Link } from 'react-router'
 import { site } from '~/site.config'
 import type { Route } from './+types/privacy.route'
-import { longDate } from '~/platform/dates'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Política de Privacidad y Cookies · ${site.name}` },
@@ -11,8 +11,6 @@ export const meta: Route.MetaFunction = () => [
     content: `Cómo trata ${site.name} sus datos personales conforme al RGPD y la LOPDGDD, sus derechos y las cookies técnicas que utiliza el sitio.`,
   },
 ]
-
-const updatedAt = longDate(site.legalUpdatedAt)
 
 const sections = {
   responsable: '1. Responsable del tratamiento',
@@ -29,51 +27,9 @@ const sections = {
   cambios: '12. Cambios en esta política',
 } as const
 
-const link = 'text-primary underline underline-offset-4 hover:no-underline'
-const th = 'border-b border-slate-300 bg-slate-50 px-3 py-2 text-left align-top font-semibold text-slate-900'
-const td = 'border-b border-slate-200 px-3 py-2 align-top text-slate-700'
+const Section = sectionsOf(sections)
+
 const code = 'rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] break-all text-slate-900'
-
-function Section({ id, children }: { id: keyof typeof sections; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id} className="mt-10 scroll-mt-24 text-xl font-semibold text-slate-900">
-        {sections[id]}
-      </h2>
-      {children}
-    </section>
-  )
-}
-
-function P({ children }: { children: ReactNode }) {
-  return <p className="mt-4 leading-7 text-slate-700">{children}</p>
-}
-
-function UL({ children }: { children: ReactNode }) {
-  return <ul className="mt-4 list-disc space-y-2 pl-6 leading-7 text-slate-700">{children}</ul>
-}
-
-function B({ children }: { children: ReactNode }) {
-  return <strong className="font-semibold text-slate-900">{children}</strong>
-}
-
-function Thead({ cols }: { cols: string[] }) {
-  return (
-    <thead>
-      <tr>
-        {cols.map((col) => (
-          <th key={col} scope="col" className={th}>
-            {col}
-          </th>
-        ))}
-      </tr>
-    </thead>
-  )
-}
-
-function H3({ children }: { children: ReactNode }) {
-  return <h3 className="mt-6 text-lg font-semibold text-slate-900">{children}</h3>
-}
 
 const privacyLink = (
   <a href={`mailto:${site.privacyEmail}`} className={link}>
@@ -124,10 +80,7 @@ const purposes: [string, string][] = [
 export default function PrivacidadPage() {
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 text-slate-900">
-      <h1 className="text-3xl font-bold tracking-tight">Política de Privacidad y Cookies</h1>
-      <p className="mt-2 text-sm text-slate-700">
-        Última actualización: <time dateTime={site.legalUpdatedAt}>{updatedAt}</time>
-      </p>
+      <LegalTitle>Política de Privacidad y Cookies</LegalTitle>
       <P>
         En {site.name} respetamos su privacidad. Esta política explica qué datos personales tratamos cuando utiliza nuestro sitio web y la
         comunidad, con qué fines, durante cuánto tiempo y qué derechos tiene, conforme al Reglamento (UE) 2016/679 (RGPD) y a la Ley
