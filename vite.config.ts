@@ -1,7 +1,7 @@
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
-import { precompress } from './server/precompress'
+import { precompress } from './server/precompress.ts'
 
 export default defineConfig(({ isSsrBuild }) => ({
   // The server bundle's entry is our Express app, so server code, the router build
