@@ -3,7 +3,9 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router'
+import appCss from './app.css?inline'
 import { deferScriptsUntilPainted } from '~/platform/document/deferred-boot.server'
+import { InlineStylesProvider } from '~/platform/document/inline-styles'
 import { NonceProvider } from '~/platform/document/nonce'
 
 export const streamTimeout = 5_000
@@ -23,7 +25,9 @@ export default function handleRequest(
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <InlineStylesProvider value={import.meta.env.DEV ? undefined : appCss}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </InlineStylesProvider>
       </NonceProvider>,
       {
         nonce,
