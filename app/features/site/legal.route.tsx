@@ -31,7 +31,7 @@ const sections = {
   litigios: '15. Reclamaciones y resolución de litigios',
 } as const
 
-const Section = sectionsOf(sections)
+const { Section, Contents } = sectionsOf(sections)
 
 const contactLink = (
   <a href={`mailto:${site.contactEmail}`} className={link}>
@@ -67,20 +67,7 @@ export default function LegalPage() {
         .
       </P>
 
-      <nav aria-labelledby="indice" className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-5">
-        <h2 id="indice" className="text-base font-semibold text-slate-900">
-          Contenido
-        </h2>
-        <ol className="mt-3 space-y-1 text-sm leading-6">
-          {Object.entries(sections).map(([id, title]) => (
-            <li key={id}>
-              <a href={`#${id}`} className={link}>
-                {title}
-              </a>
-            </li>
-          ))}
-        </ol>
-      </nav>
+      <Contents />
 
       <Section id="titular">
         <P>

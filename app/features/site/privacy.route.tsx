@@ -27,7 +27,7 @@ const sections = {
   cambios: '12. Cambios en esta política',
 } as const
 
-const Section = sectionsOf(sections)
+const { Section, Contents } = sectionsOf(sections)
 
 const code = 'rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] break-all text-slate-900'
 
@@ -92,20 +92,7 @@ export default function PrivacidadPage() {
         .
       </P>
 
-      <nav aria-labelledby="indice" className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-5">
-        <h2 id="indice" className="text-base font-semibold text-slate-900">
-          Contenido
-        </h2>
-        <ol className="mt-3 space-y-1 text-sm leading-6">
-          {Object.entries(sections).map(([id, title]) => (
-            <li key={id}>
-              <a href={`#${id}`} className={link}>
-                {title}
-              </a>
-            </li>
-          ))}
-        </ol>
-      </nav>
+      <Contents />
 
       <Section id="responsable">
         <dl className="mt-4 grid gap-x-6 gap-y-2 leading-7 text-slate-700 sm:grid-cols-[12rem_1fr]">

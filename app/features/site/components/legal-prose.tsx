@@ -7,9 +7,9 @@ export const link = 'text-primary underline underline-offset-4 hover:no-underlin
 export const th = 'border-b border-slate-300 bg-slate-50 px-3 py-2 text-left align-top font-semibold text-slate-900'
 export const td = 'border-b border-slate-200 px-3 py-2 align-top text-slate-700'
 
-/** A page's numbered sections: their titles once, for the headings and the anchors. */
+/** A page's numbered sections: their titles once, for the headings, the anchors and the contents list. */
 export function sectionsOf<Id extends string>(titles: Record<Id, string>) {
-  return function Section({ id, children }: { id: Id; children: ReactNode }) {
+  function Section({ id, children }: { id: Id; children: ReactNode }) {
     return (
       <section aria-labelledby={id}>
         <h2 id={id} className="mt-10 scroll-mt-24 text-xl font-semibold text-slate-900">
@@ -19,6 +19,25 @@ export function sectionsOf<Id extends string>(titles: Record<Id, string>) {
       </section>
     )
   }
+  function Contents() {
+    return (
+      <nav aria-labelledby="indice" className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-5">
+        <h2 id="indice" className="text-base font-semibold text-slate-900">
+          Contenido
+        </h2>
+        <ol className="mt-3 space-y-1 text-sm leading-6">
+          {Object.entries<string>(titles).map(([id, title]) => (
+            <li key={id}>
+              <a href={`#${id}`} className={link}>
+                {title}
+              </a>
+            </li>
+          ))}
+        </ol>
+      </nav>
+    )
+  }
+  return { Section, Contents }
 }
 
 export function LegalTitle({ children }: { children: ReactNode }) {
