@@ -3,9 +3,7 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router'
-import appCss from './app.css?inline'
 import { deferScriptsUntilPainted } from '~/platform/document/deferred-boot.server'
-import { InlineStylesProvider } from '~/platform/document/inline-styles'
 import { NonceProvider } from '~/platform/document/nonce'
 
 export const streamTimeout = 5_000
@@ -25,9 +23,7 @@ export default function handleRequest(
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <InlineStylesProvider value={import.meta.env.DEV ? undefined : appCss}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </InlineStylesProvider>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
@@ -44,7 +40,7 @@ export default function handleRequest(
             body.on('data', (chunk: Buffer) => chunks.push(chunk))
             body.on('error', reject)
             body.on('end', () => {
-              const html = deferScriptsUntilPainted(Buffer.concat(chunks).toString('utf8'), nonce)
+              const html = deferScriptsUntilPainted(Buffer.concat(chunks), nonce)
               resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }))
             })
           }

@@ -38,6 +38,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { get, runLoad } from '../bench/load.js'
+import { newestProfile, printProfile, summarizeProfile } from '../bench/profile.js'
 import { ensureBuild, root } from './ensure-build.js'
 
 const args = new Set(process.argv.slice(2))
@@ -61,6 +62,10 @@ const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.
 const START_TIMEOUT_MS = 180_000
 const RESULTS_FILE = path.join(root, 'test-results/bench/latest.json')
 const VERBOSE = args.has('--verbose')
+// --profile: the server runs under `node --cpu-prof` and only /comunidad is loaded (50 connections);
+// the bench prints where the server's CPU time went (bench/profile.js) and keeps the profile.
+const PROFILE = args.has('--profile')
+const PROFILE_DIR = path.join(root, 'test-results/bench/profiles')
 
 const FEED_DATA = '/comunidad.data?_routes=features%2Ffeed%2Ffeed.route'
 const TARGETS = [
@@ -169,11 +174,16 @@ function runSeed(env, logFile) {
 
 async function startServer(env, logFile) {
   const log = openSync(logFile, 'a')
-  const child = spawn(process.execPath, ['--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'server.js'], {
-    cwd: root,
-    env: { ...env, BENCH_COUNTER_PORT: String(COUNTER_PORT) },
-    stdio: ['ignore', log, log],
-  })
+  const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
+  const child = spawn(
+    process.execPath,
+    [...profiling, '--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'server.js'],
+    {
+      cwd: root,
+      env: { ...env, BENCH_COUNTER_PORT: String(COUNTER_PORT) },
+      stdio: ['ignore', log, log],
+    },
+  )
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
     const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -305,13 +315,16 @@ async function benchEngine(engine) {
     if (response.status !== 200 || !target.expect(body)) {
       throw new Error(`${target.path} answered ${response.status} without the expected content:\n${body.slice(0, 500)}`)
     }
+    // Kept for looking into what a page sends (test-results/bench/pages/).
+    mkdirSync(path.join(path.dirname(RESULTS_FILE), 'pages'), { recursive: true })
+    writeFileSync(path.join(path.dirname(RESULTS_FILE), 'pages', `${engine}-${target.name.replace(/\W+/g, '_')}.html`), body)
   }
 
   const headers = { Cookie: cookie, 'Accept-Encoding': 'gzip' }
   const scenarios = []
-  for (const target of TARGETS) {
+  for (const target of PROFILE ? TARGETS.filter((target) => target.path === '/comunidad') : TARGETS) {
     await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency: 10, durationMs: WARMUP_SECONDS * 1000, maxRequests: 5000 })
-    for (const concurrency of CONCURRENCY) {
+    for (const concurrency of PROFILE ? [50] : CONCURRENCY) {
       const before = processUsage(server.child.pid)
       const clientBefore = process.cpuUsage()
       const result = await runLoad({
@@ -384,7 +397,10 @@ async function benchEngine(engine) {
   endPhase('queryCount')
 
   const usage = processUsage(server.child.pid)
+  const profileStart = Date.now()
   await server.stop()
+  const profile = PROFILE ? summarizeProfile(newestProfile(PROFILE_DIR, profileStart - 600_000)) : null
+  if (profile) printProfile(profile)
   const serverLog = readFileSync(logFile, 'utf8')
   endPhase('stop')
   console.log(
@@ -410,6 +426,7 @@ async function benchEngine(engine) {
     serverRssMiBAtEnd: usage?.rssMiB ?? null,
     serverPeakRssMiB: usage?.peakRssMiB ?? null,
     serverLogProblems: logProblems,
+    profile,
   }
 }
 

@@ -1,6 +1,6 @@
 import { type Page } from '@playwright/test'
 import { signIn } from './support/accounts'
-import { expect, test } from './support/fixtures'
+import { expect, isHydrationFailure, test } from './support/fixtures'
 import { expectToast, pathOf } from './support/ui'
 
 const MOBILE = { width: 390, height: 844 }
@@ -267,5 +267,23 @@ test.describe('Rutas protegidas', () => {
     await expect(page).toHaveURL(/\/perfil$/)
     await expect(page.getByRole('heading', { level: 1, name: 'Mi Perfil' })).toBeVisible()
     await expectToast(page, '¡Sesión iniciada correctamente!')
+  })
+})
+
+test.describe('Carga de las páginas', () => {
+  test('la hoja de estilos es un archivo cacheado y cada página se hidrata sin rehacer el HTML', async ({ page }) => {
+    const failures: string[] = []
+    page.on('pageerror', (error) => failures.push(error.message))
+    for (const path of ['/', '/pricing', '/auth?tab=registro', '/legal', '/privacidad']) {
+      await page.goto(path)
+      const href = await page.locator('head link[rel="stylesheet"]').getAttribute('href')
+      expect(href, `${path}: one stylesheet with a hashed name`).toMatch(/^\/assets\/app-[\w-]+\.css$/)
+      expect(await (await page.request.get(path)).text(), `${path}: no stylesheet inlined in the document`).not.toContain('<style')
+      const response = await page.request.get(href!)
+      expect(response.headers()['content-type']).toContain('text/css')
+      expect(response.headers()['cache-control']).toContain('immutable')
+    }
+    // The same file (and so the same hash) as the server named: a mismatch makes React re-render the page.
+    expect(failures.filter(isHydrationFailure)).toEqual([])
   })
 })

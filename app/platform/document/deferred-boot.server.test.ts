@@ -13,7 +13,7 @@ const page = [
 ].join('')
 
 describe('scripts start after the first paint', () => {
-  const html = deferScriptsUntilPainted(page, 'n1')
+  const html = deferScriptsUntilPainted(Buffer.from(page), 'n1').toString('utf8')
 
   test('the preloads and the boot module are renamed to types the browser ignores', () => {
     expect(html).not.toContain('rel="modulepreload"')
@@ -30,6 +30,11 @@ describe('scripts start after the first paint', () => {
     expect(() => new Function(restore![1]!)).not.toThrow()
   })
 
+  test('multibyte text around the rewritten parts survives byte for byte', () => {
+    const accented = page.replace('<h1>Hola</h1>', '<h1>Sesión “Ñandú” 🚀</h1>')
+    expect(deferScriptsUntilPainted(Buffer.from(accented), 'n1').toString('utf8')).toContain('<h1>Sesión “Ñandú” 🚀</h1>')
+  })
+
   test('the rest of the page is untouched', () => {
     expect(html).toContain('<p>Texto con &lt;/body&gt; escapado</p>')
     expect(html).toContain('window.__reactRouterContext.streamController.close();')
@@ -38,7 +43,8 @@ describe('scripts start after the first paint', () => {
 
   test('a page without the boot module (other markup, an error text) is sent as it is', () => {
     const other = '<html><body><script type="module">x()</script></body></html>'
-    expect(deferScriptsUntilPainted(other, 'n1')).toBe(other)
-    expect(deferScriptsUntilPainted('Not found', 'n1')).toBe('Not found')
+    for (const text of [other, 'Not found', '<html><body><script type="module" async="">x()</script><p>ñ</p></html>']) {
+      expect(deferScriptsUntilPainted(Buffer.from(text), 'n1').toString('utf8')).toBe(text)
+    }
   })
 })

@@ -1,7 +1,15 @@
-import { test as base, type Page } from '@playwright/test'
+import { test as base, expect, type Page } from '@playwright/test'
 import { type SharedMember, sharedMember } from './accounts'
 
-export { expect } from '@playwright/test'
+export { expect }
+
+/**
+ * React's production errors when the browser's render does not match the server's HTML: it
+ * then renders the document again, and whatever a member typed meanwhile is lost.
+ */
+export function isHydrationFailure(message: string) {
+  return /Minified React error #(418|423|425)\b|Hydration failed/.test(message)
+}
 
 /**
  * `test.use({ signedIn: true })` starts the test's context signed in as the shared
@@ -10,7 +18,10 @@ export { expect } from '@playwright/test'
 export const test = base.extend<{ signedIn: boolean; member: SharedMember }>({
   signedIn: [false, { option: true }],
   page: async ({ page }, use) => {
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
     await use(awaitHydrationOnGoto(page))
+    expect(errors.filter(isHydrationFailure), 'React threw the server HTML away on hydration (typed text is lost)').toEqual([])
   },
   member: async ({ browser }, use) => {
     await use(await sharedMember(browser))
