@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from 'react-router'
 import { Toaster } from 'sonner'
+import { z } from 'zod'
 import type { Route } from './+types/root'
 import { showToast } from '~/ui/toast'
 import { GeneralErrorBoundary } from '~/ui/error-boundary'
@@ -12,6 +13,11 @@ import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/platform/auth/guards.server'
 import { getToast } from '~/platform/http/toast.server'
 import stylesheet from './app.css?url'
+
+// Zod compiles validators with `new Function` when it can, and finds out by trying: our CSP
+// forbids eval, so every page reported a violation to the console. Interpreted validation is
+// plenty fast for forms.
+z.config({ jitless: true })
 
 /**
  * The stylesheet is one file with a hashed name, cached for a year (decisions/0010): every page

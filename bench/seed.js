@@ -11,8 +11,10 @@
 //      notifications for the member the benchmark signs in as (bench-viewer@example.com).
 //    Counters (like_count, comment_count) are then computed from the rows, as the app keeps them.
 //    Categories are spread on purpose so that a category filter shows 0, 1, 8 or 20 posts.
+//    The avatar files the profiles name are written too (one small WebP, in DATA_DIR/uploads).
 // 3. Prints one JSON line on stdout: row counts, the viewer's credentials, category ids,
 //    and feed cursors (page 2, a deep page, the last page) in the app's cursor format.
+import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { hashPassword } from 'better-auth/crypto'
@@ -237,6 +239,20 @@ async function facts(query) {
   }
 }
 
+/** The avatar files the seeded profiles name, so that pages load them as they would real ones. */
+async function writeAvatars() {
+  const { default: sharp } = await import('sharp')
+  const image = await sharp({ create: { width: 96, height: 96, channels: 3, background: '#0b4f4a' } })
+    .webp()
+    .toBuffer()
+  const uploads = path.join(process.env.DATA_DIR, 'uploads', 'avatars')
+  for (let n = 1; n <= MEMBERS; n++) {
+    if (n !== 1 && n % 10 === 0) continue
+    mkdirSync(path.join(uploads, `bench-u${n}`), { recursive: true })
+    writeFileSync(path.join(uploads, `bench-u${n}`, 'avatar_1700000000000.webp'), image)
+  }
+}
+
 async function main() {
   const started = performance.now()
   const app = await import(pathToFileURL(path.join(root, 'build/server/index.js')).href)
@@ -266,6 +282,7 @@ async function main() {
       await pglite.close()
     }
   }
+  await writeAvatars()
   const seconds = (ms) => Math.round(ms / 100) / 10
   console.log(
     JSON.stringify({

@@ -39,6 +39,7 @@ import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { get, runLoad } from '../bench/load.js'
 import { newestProfile, printProfile, summarizeProfile } from '../bench/profile.js'
+import { runSeed, signIn } from '../bench/seeded-session.js'
 import { ensureBuild, root } from './ensure-build.js'
 
 const args = new Set(process.argv.slice(2))
@@ -150,28 +151,6 @@ function serverEnv(dataDir, databaseUrl) {
   return env
 }
 
-function runSeed(env, logFile) {
-  return new Promise((resolve, reject) => {
-    const log = openSync(logFile, 'a')
-    const child = spawn(process.execPath, ['bench/seed.js'], { cwd: root, env, stdio: ['ignore', 'pipe', log] })
-    cleanups.push(async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-    })
-    let out = ''
-    child.stdout.on('data', (chunk) => (out += chunk))
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      if (code !== 0)
-        return reject(new Error(`seeding failed (exit ${code}); see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`))
-      try {
-        resolve(JSON.parse(out.trim().split('\n').at(-1)))
-      } catch {
-        reject(new Error(`seeding printed no result:\n${out.slice(-2000)}`))
-      }
-    })
-  })
-}
-
 async function startServer(env, logFile) {
   const log = openSync(logFile, 'a')
   const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
@@ -206,23 +185,6 @@ async function startServer(env, logFile) {
     await sleep(300)
   }
   throw new Error(`the server did not answer ${BASE_URL}/healthz within ${START_TIMEOUT_MS / 1000} s`)
-}
-
-/** Signs in once through the sign-in form, as a browser without JavaScript does. */
-async function signIn(email, password) {
-  const response = await fetch(`${BASE_URL}/auth`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { Origin: BASE_URL, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ intent: 'signin', email, password, redirectTo: '/comunidad' }),
-  })
-  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0])
-  // The session only: the toast is a one-time flash cookie a browser would drop after one page.
-  const session = cookies.filter((cookie) => cookie.startsWith('better-auth.'))
-  if (response.status !== 302 || !session.length) {
-    throw new Error(`sign-in failed: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`)
-  }
-  return session.join('; ')
 }
 
 /** CPU time (user + system, seconds), resident memory and its peak (MiB) of a process, from /proc. */
@@ -294,7 +256,9 @@ async function benchEngine(engine) {
   }
 
   process.stdout.write('Seeding… ')
-  const seeded = await runSeed(env, logFile)
+  const seeded = await runSeed(env, logFile, (child) =>
+    cleanups.push(async () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')),
+  )
   const c = seeded.counts
   console.log(
     `${c.user} members, ${c.community_posts} posts, ${c.community_comments} comments, ${c.post_likes} post likes, ` +
@@ -306,7 +270,7 @@ async function benchEngine(engine) {
   const startedAt = performance.now()
   const server = await startServer(env, logFile)
   console.log(`ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (pid ${server.child.pid})`)
-  const cookie = await signIn(seeded.viewer.email, seeded.viewer.password)
+  const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
   endPhase('start')
 
   for (const target of TARGETS) {

@@ -87,7 +87,11 @@ export function Feed({
     )
   }
   return (
-    <div className="grid gap-4">
+    // The posts' titles are h3: this heading keeps the outline in order (h1 Comunidad, h2, h3).
+    <section className="grid gap-4" aria-labelledby="feed-title">
+      <h2 id="feed-title" className="sr-only">
+        Publicaciones
+      </h2>
       {posts.map((post) => (
         <PostCard key={post.id} post={post} initialComments={openComments?.postId === post.id ? openComments.comments : undefined} />
       ))}
@@ -108,7 +112,7 @@ export function Feed({
           {more.state !== 'idle' ? 'Cargando...' : 'Cargar más'}
         </Link>
       ) : null}
-    </div>
+    </section>
   )
 }
 
