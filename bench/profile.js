@@ -20,6 +20,7 @@ export function newestProfile(dir, since) {
 
 function areaOf(url, functionName) {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)'
+  if (url.startsWith('wasm://')) return 'WebAssembly (PGlite’s PostgreSQL)'
   const nodeModules = url.lastIndexOf('node_modules/')
   if (nodeModules !== -1) {
     const [first, second] = url.slice(nodeModules + 'node_modules/'.length).split('/')
