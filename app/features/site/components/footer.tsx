@@ -48,7 +48,9 @@ export function Footer() {
           </Dialog>
         </nav>
       </div>
-      <p className="border-t border-white/10 py-4 text-center text-xs text-slate-400">
+      {/* The browser's clock may be in another year than the server's (New Year's Eve across time
+          zones, a wrong clock): the server's text stays instead of React re-rendering the page. */}
+      <p className="border-t border-white/10 py-4 text-center text-xs text-slate-400" suppressHydrationWarning>
         © {new Date().getFullYear()} {site.legalName}
       </p>
     </footer>
