@@ -47,10 +47,9 @@ export function summarizeProfile(file) {
     const { functionName, url, lineNumber } = byId.get(id).callFrame
     totalMs += ms
     const name = functionName || '(anonymous)'
-    const where = url ? `${areaOf(url, name)} ${path.basename(url)}:${lineNumber + 1}` : ''
-    const key = `${name} ${where}`.trim()
-    functions.set(key, (functions.get(key) ?? 0) + ms)
     const area = areaOf(url, name)
+    const key = url ? `${name} ${area} ${path.basename(url)}:${lineNumber + 1}` : name
+    functions.set(key, (functions.get(key) ?? 0) + ms)
     areas.set(area, (areas.get(area) ?? 0) + ms)
   }
   const top = (map, count) =>
