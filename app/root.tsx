@@ -1,9 +1,7 @@
 import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from 'react-router'
-import { Toaster } from 'sonner'
-import { z } from 'zod'
 import type { Route } from './+types/root'
-import { showToast } from '~/ui/toast'
+import { showToast, Toaster } from '~/ui/toast'
 import { GeneralErrorBoundary } from '~/ui/error-boundary'
 import { Footer } from '~/features/site/components/footer'
 import { TopBar, type TopBarUser } from '~/features/site/components/top-bar'
@@ -13,11 +11,6 @@ import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/platform/auth/guards.server'
 import { getToast } from '~/platform/http/toast.server'
 import stylesheet from './app.css?url'
-
-// Zod compiles validators with `new Function` when it can, and finds out by trying: our CSP
-// forbids eval, so every page reported a violation to the console. Interpreted validation is
-// plenty fast for forms.
-z.config({ jitless: true })
 
 /**
  * The stylesheet is one file with a hashed name, cached for a year (decisions/0010): every page
@@ -69,8 +62,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <Footer />
-        {/* Below the fixed top bar (64 px), so a toast never hides the navigation. */}
-        <Toaster position="top-center" offset={{ top: 76 }} mobileOffset={{ top: 72 }} richColors closeButton />
+        <Toaster />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '~/ui/parse-with-zod'
 import { useEffect } from 'react'
 import { Form, Link, useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router'
 import type { z } from 'zod'

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '~/ui/parse-with-zod'
 import { Pencil } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
 import { getAuth, revokePasswordResetLinks } from '~/platform/auth/auth.server'

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '~/ui/parse-with-zod'
 import { Form, Link, useNavigation } from 'react-router'
 import { getAuth, isPasswordResetTokenValid } from '~/platform/auth/auth.server'
 import { formErrors } from '~/platform/http/result'

@@ -19,7 +19,8 @@ import {
   updatePostIntent,
 } from './feed.server'
 import { decodeCursor, FEED_PAGE_SIZE, listCategories, listFeed, toPostView } from './posts.server'
-import { ATTACHMENT_ERRORS, ATTACHMENT_LIMITS, FeedIntent } from './schemas'
+import { ATTACHMENT_ERRORS, ATTACHMENT_LIMITS } from './limits'
+import { FeedIntent } from './schemas'
 import type { Route } from './+types/feed.route'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

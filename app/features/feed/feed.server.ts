@@ -10,7 +10,8 @@ import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { addComment, deleteComment, getComment, toggleCommentLike, updateComment } from './comments.server'
 import { categoryExists, createPost, deletePost, getPost, type NewAttachment, setPinned, togglePostLike, updatePost } from './posts.server'
-import { ATTACHMENT_ERRORS, type FeedIntent } from './schemas'
+import { ATTACHMENT_ERRORS } from './limits'
+import type { FeedIntent } from './schemas'
 
 /**
  * One handler per intent of the /comunidad action (docs/decisions/0012). The route has already

@@ -21,7 +21,7 @@ import { createPost, createPostWithFiles, feedAction, feedLoader } from '../../.
 import { createPersona, type Persona } from '../../../tests/setup/members'
 import { getRequest, run } from '../../../tests/setup/requests'
 import { getEnv } from '~/platform/env.server'
-import { ATTACHMENT_ERRORS } from './schemas'
+import { ATTACHMENT_ERRORS } from './limits'
 
 useTestDatabase()
 

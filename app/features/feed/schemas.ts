@@ -1,25 +1,7 @@
 import { z } from 'zod'
+import { COMMENT_MAX, POST_CONTENT_MAX, POST_TITLE_MAX, URL_MAX } from './limits'
 
-// Rules of spec 001 §5 for posts and comments, shared by the browser and the server.
-
-export const POST_TITLE_MAX = 200
-export const POST_CONTENT_MAX = 10_000
-export const COMMENT_MAX = 2_000
-export const URL_MAX = 2_048
-
-export const ATTACHMENT_LIMITS = {
-  field: 'attachments',
-  maxFiles: 5,
-  maxFileBytes: 10 * 1024 * 1024,
-  maxTotalBytes: 25 * 1024 * 1024,
-} as const
-
-export const ATTACHMENT_ERRORS = {
-  type: 'Solo se permiten imágenes, PDF, DOC, DOCX o TXT',
-  fileSize: 'Cada archivo debe ser menor a 10MB',
-  count: 'Máximo 5 archivos por post',
-  total: 'Los archivos no pueden superar 25MB en total',
-} as const
+// Rules of spec 001 §5 for posts and comments, enforced by the server.
 
 // Control characters, and the bidirectional controls that make text read differently from how
 // it is stored (a name that shows 'Ana' but is something else; CVE-2021-42574): the embeddings,

@@ -1,4 +1,4 @@
-import { parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '~/ui/parse-with-zod'
 import { data } from 'react-router'
 import type { z } from 'zod'
 import { logger } from '~/platform/logger.server'

@@ -1,8 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 
-/** A sonner toast with this text (toasts are `[data-sonner-toast]`). */
+/** A toast with this text (toasts are `[data-toast]`, app/ui/toast.tsx). */
 export function toast(page: Page, text: string): Locator {
-  return page.locator('[data-sonner-toast]').filter({ hasText: text })
+  return page.locator('[data-toast]').filter({ hasText: text })
 }
 
 export async function expectToast(page: Page, text: string) {

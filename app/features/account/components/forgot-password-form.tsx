@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '~/ui/parse-with-zod'
 import { Form, useNavigation } from 'react-router'
 import { Button } from '~/ui/button'
 import { type Failure, formErrors } from '~/platform/http/result'

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { formatMonthYear, fullDateTime, longDate, relativeTime } from './dates'
+
+describe('dates', () => {
+  const winter = '2026-11-23T18:00:00Z' // 19:00 in Madrid (CET)
+  const summer = '2026-07-01T17:30:00Z' // 19:30 in Madrid (CEST)
+
+  it('shows the community zone by default and another zone when asked', () => {
+    expect(fullDateTime(winter)).toBe('23 de noviembre de 2026, 19:00')
+    expect(fullDateTime(summer)).toBe('1 de julio de 2026, 19:30')
+    expect(fullDateTime(winter, 'America/Mexico_City')).toBe('23 de noviembre de 2026, 12:00')
+    expect(fullDateTime('2026-12-31T23:30:00Z')).toBe('1 de enero de 2027, 00:30')
+  })
+
+  it('writes long dates and months in Spanish', () => {
+    expect(longDate(winter)).toBe('23 de noviembre de 2026')
+    expect(formatMonthYear('2026-02-10T12:00:00Z')).toBe('febrero de 2026')
+    expect(formatMonthYear('2026-09-30T23:00:00Z')).toBe('octubre de 2026')
+  })
+
+  it('says how long ago, with the right singular and plural', () => {
+    const now = Date.parse(winter)
+    const ago = (seconds: number) => relativeTime(now - seconds * 1000, now)
+    expect(ago(0)).toBe('hace 0 segundos')
+    expect(ago(1)).toBe('hace 1 segundo')
+    expect(ago(5 * 60)).toBe('hace 5 minutos')
+    expect(ago(60 * 60)).toBe('hace 1 hora')
+    expect(ago(26 * 3600)).toBe('hace 1 día')
+    expect(ago(40 * 86_400)).toBe('hace 1 mes')
+    expect(ago(90 * 86_400)).toBe('hace 3 meses')
+    expect(ago(800 * 86_400)).toBe('hace 2 años')
+    expect(relativeTime(now + 3 * 3600 * 1000, now)).toBe('dentro de 3 horas')
+  })
+})
