@@ -24,6 +24,7 @@ export default [
     route('miembros', 'features/members/directory.route.tsx'),
   ]),
   route('comunidad/posts/:postId/comentarios', 'features/feed/comments.route.ts'),
+  route('comunidad/sesiones/subidas/:uploadId', 'features/ceo-sessions/video-upload.route.ts'),
   route('usuario/:userId', 'features/members/member.route.tsx'),
 
   route('notificaciones', 'features/notifications/notifications.route.tsx'),
@@ -36,6 +37,7 @@ export default [
   route('billing/test-checkout', 'features/billing/test-checkout.route.tsx'),
   route('billing/test-portal', 'features/billing/test-portal.route.tsx'),
   route('api/webhooks/stripe', 'features/billing/stripe-webhook.route.ts'),
+  route('api/webhooks/mux', 'features/ceo-sessions/mux-webhook.route.ts'),
 
   route('uploads/*', 'platform/storage/uploads.route.ts'),
   route('*', 'features/site/not-found.route.tsx'),

@@ -10,6 +10,7 @@ import { getEnv } from '~/platform/env.server'
 import { newRequestId, runWithRequestId } from '~/platform/http/request-context.server'
 import { logger } from '~/platform/logger.server'
 import { scheduleHousekeeping } from '~/platform/jobs/housekeeping.server'
+import { scheduleMuxReconciliation } from '~/features/ceo-sessions/mux.server'
 import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
 // Every module that defines jobs, so this process's worker runs them all.
 import '~/platform/mail/mail.server'
@@ -54,6 +55,7 @@ export async function startUp() {
   await startRealtime()
   await startJobWorker()
   await scheduleHousekeeping()
+  await scheduleMuxReconciliation()
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
 }
 

@@ -95,6 +95,8 @@ export function allowedMethods() {
 
 /** Content types whose bodies are streamed through the upload parser, which limits them itself. */
 const STREAMED_BODY = /^multipart\/form-data/i
+/** Video chunks are streamed to disk by their route, which limits each one itself (ceo-sessions). */
+const STREAMED_PATH = '/comunidad/sesiones/subidas/'
 
 /**
  * Caps every other request body (form posts, JSON, webhooks) before anything reads it, so
@@ -103,7 +105,9 @@ const STREAMED_BODY = /^multipart\/form-data/i
  */
 export function bodySizeLimit({ maxBytes }: { maxBytes: number }) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method) || STREAMED_BODY.test(req.get('content-type') ?? '')) return next()
+    if (SAFE_METHODS.has(req.method) || STREAMED_BODY.test(req.get('content-type') ?? '') || req.path.startsWith(STREAMED_PATH)) {
+      return next()
+    }
     const declared = req.get('content-length')
     if (declared === undefined) {
       if (req.get('transfer-encoding') === undefined) return next()

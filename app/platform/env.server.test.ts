@@ -35,6 +35,25 @@ describe('configuration', () => {
     expect(() => parseEnv({ AUTH_SECRET: 'short', DATA_DIR: dataDir() })).toThrow(/AUTH_SECRET/)
   })
 
+  test('Mux is optional, but once MUX_TOKEN_ID is set every Mux setting is required', () => {
+    expect(parseEnv({ DATA_DIR: dataDir() }).MUX_TOKEN_ID).toBeUndefined()
+    const key = Buffer.from('-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n').toString('base64')
+    const mux = {
+      MUX_TOKEN_ID: 'token-id',
+      MUX_TOKEN_SECRET: 'token-secret',
+      MUX_WEBHOOK_SECRET: 'webhook-secret',
+      MUX_SIGNING_KEY_ID: 'signing-key',
+      MUX_SIGNING_PRIVATE_KEY: key,
+    }
+    expect(parseEnv({ ...mux, DATA_DIR: dataDir() })).toMatchObject(mux)
+    const message = 'Mux video needs MUX_TOKEN_ID, MUX_TOKEN_SECRET, MUX_WEBHOOK_SECRET, MUX_SIGNING_KEY_ID and MUX_SIGNING_PRIVATE_KEY'
+    for (const name of ['MUX_TOKEN_SECRET', 'MUX_WEBHOOK_SECRET', 'MUX_SIGNING_KEY_ID', 'MUX_SIGNING_PRIVATE_KEY'] as const) {
+      expect(() => parseEnv({ ...mux, [name]: '', DATA_DIR: dataDir() }), name).toThrow(message)
+    }
+    expect(() => parseEnv({ ...mux, MUX_SIGNING_PRIVATE_KEY: 'not-a-key', DATA_DIR: dataDir() })).toThrow(/MUX_SIGNING_PRIVATE_KEY must be/)
+    expect(() => parseEnv({ ...mux, MUX_API_BASE: 'not a url', DATA_DIR: dataDir() })).toThrow(/MUX_API_BASE/)
+  })
+
   test.each([
     ['http://localhost:3000', true],
     ['http://127.0.0.1:8080', true],

@@ -37,6 +37,15 @@ const EnvSchema = z.object({
   STRIPE_PRICE_ANNUAL: optionalString,
   // Points the Stripe SDK at another API host (stripe-mock, a local fake); tests only.
   STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+  // Mux video (optional): set MUX_TOKEN_ID and the rest become required (parseEnv).
+  MUX_TOKEN_ID: optionalString,
+  MUX_TOKEN_SECRET: optionalString,
+  MUX_WEBHOOK_SECRET: optionalString,
+  MUX_SIGNING_KEY_ID: optionalString,
+  // The base64 of the PEM, as Mux's dashboard gives it, so it fits on one line of .env.
+  MUX_SIGNING_PRIVATE_KEY: optionalString,
+  // Points the Mux SDK at another API host (a local fake); tests only.
+  MUX_API_BASE: optionalString.pipe(z.url().optional()),
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('auto'),
   S3_ENDPOINT: optionalString,
@@ -85,6 +94,15 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (paymentsProvider === 'stripe' && !stripeComplete) {
     throw new Error('Stripe payments need STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_MONTHLY and STRIPE_PRICE_ANNUAL')
   }
+  if (parsed.MUX_TOKEN_ID) {
+    if (!(parsed.MUX_TOKEN_SECRET && parsed.MUX_WEBHOOK_SECRET && parsed.MUX_SIGNING_KEY_ID && parsed.MUX_SIGNING_PRIVATE_KEY)) {
+      throw new Error('Mux video needs MUX_TOKEN_ID, MUX_TOKEN_SECRET, MUX_WEBHOOK_SECRET, MUX_SIGNING_KEY_ID and MUX_SIGNING_PRIVATE_KEY')
+    }
+    // Checked here rather than at the first playback, when a member would get the error.
+    if (!isPemOrBase64Pem(parsed.MUX_SIGNING_PRIVATE_KEY)) {
+      throw new Error('MUX_SIGNING_PRIVATE_KEY must be the signing key Mux gave: the base64 of a PEM private key')
+    }
+  }
   if (isPublic) {
     const missing = [
       !parsed.AUTH_SECRET && 'AUTH_SECRET (at least 32 characters)',
@@ -103,6 +121,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     PAYMENTS_PROVIDER: paymentsProvider ?? 'manual',
     isPublic,
   }
+}
+
+function isPemOrBase64Pem(value: string) {
+  const pem = value.startsWith('-----BEGIN') ? value : Buffer.from(value, 'base64').toString('utf8')
+  return /^-----BEGIN (RSA )?PRIVATE KEY-----/.test(pem)
 }
 
 /** A laptop install keeps a generated secret in the data folder so sessions survive restarts. */

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setStripe } from '~/features/billing/stripe.server'
+import { setVideoProvider } from '~/features/ceo-sessions/video-provider.server'
 import { passwordHashing } from '~/platform/auth/auth.server'
 import { parseEnv, setEnv } from '~/platform/env.server'
 import { setMailTransport } from '~/platform/mail/mail.server'
@@ -23,6 +24,7 @@ setEnv(
 setStorage(undefined)
 setMailTransport(undefined)
 setStripe(undefined)
+setVideoProvider(undefined)
 
 // Real hashing costs about 0.1 s per sign-up and per sign-in, most of this suite's time; here a
 // cheap scrypt keeps the same contract (salted, compared in constant time).

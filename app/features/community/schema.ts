@@ -5,6 +5,6 @@ import { bigint, pgTable, text } from 'drizzle-orm/pg-core'
  * change they count, so no page counts a whole table. One row per counter.
  */
 export const communityCounters = pgTable('community_counters', {
-  name: text('name', { enum: ['posts', 'complete_members'] }).primaryKey(),
+  name: text('name', { enum: ['posts', 'complete_members', 'published_sessions'] }).primaryKey(),
   value: bigint('value', { mode: 'number' }).notNull().default(0),
 })

@@ -45,3 +45,10 @@ export function encodeAvatar(input: Buffer) {
 export function encodeImageAttachment(input: Buffer) {
   return reencode(input, (image) => image.resize(2000, 2000, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }))
 }
+
+/** Session thumbnails and poster frames: 16:9 covers, at most 1280×720. */
+export function encodeThumbnail(input: Buffer) {
+  return reencode(input, (image) =>
+    image.resize(1280, 720, { fit: 'cover', position: 'centre', withoutEnlargement: true }).webp({ quality: 80 }),
+  )
+}

@@ -1,8 +1,16 @@
 import { createReadStream } from 'node:fs'
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3'
 import { getEnv } from '~/platform/env.server'
 
 /**
@@ -13,8 +21,32 @@ import { getEnv } from '~/platform/env.server'
 export interface FileStorage {
   kind: 'local' | 's3'
   put(key: string, body: Buffer, contentType: string): Promise<void>
-  get(key: string): Promise<{ body: ReadableStream<Uint8Array>; size?: number } | null>
+  /** Stores a file from the local disk without reading it into memory (videos). */
+  putFile(key: string, file: string, contentType: string): Promise<void>
+  /** The file, or the inclusive byte range of it; `size` is the whole file's. */
+  get(key: string, range?: ByteRange): Promise<{ body: ReadableStream<Uint8Array>; size?: number } | null>
+  /** The file's size, or null when there is none. */
+  size(key: string): Promise<number | null>
   delete(key: string): Promise<void>
+}
+
+export interface ByteRange {
+  start: number
+  end: number
+}
+
+/** The one range of a `Range: bytes=…` header (what players send), or null: answered with 416. */
+export function parseRange(header: string, size: number): ByteRange | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (!match || size === 0 || (match[1] === '' && match[2] === '')) return null
+  if (match[1] === '') {
+    const suffix = Number(match[2])
+    if (suffix === 0) return null
+    return { start: Math.max(0, size - suffix), end: size - 1 }
+  }
+  const start = Number(match[1])
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)
+  return start <= end && start < size ? { start, end } : null
 }
 
 const KEY_PATTERN = /^[a-z0-9-]+(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/
@@ -41,12 +73,25 @@ export function localStorage(root: string): FileStorage {
       await writeFile(partial, body)
       await rename(partial, file)
     },
-    async get(key) {
+    async putFile(key, source) {
+      assertKey(key)
+      const file = fileOf(key)
+      await mkdir(path.dirname(file), { recursive: true })
+      const partial = `${file}.${crypto.randomUUID()}.partial`
+      await copyFile(source, partial)
+      await rename(partial, file)
+    },
+    async get(key, range) {
       if (!isValidKey(key)) return null
       const file = fileOf(key)
       const info = await stat(file).catch(() => null)
       if (!info?.isFile()) return null
-      return { body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, size: info.size }
+      return { body: Readable.toWeb(createReadStream(file, range)) as ReadableStream<Uint8Array>, size: info.size }
+    },
+    async size(key) {
+      if (!isValidKey(key)) return null
+      const info = await stat(fileOf(key)).catch(() => null)
+      return info?.isFile() ? info.size : null
     },
     async delete(key) {
       if (!isValidKey(key)) return
@@ -83,14 +128,41 @@ export function s3Storage(options: S3Options): FileStorage {
       assertKey(key)
       await client.send(new PutObjectCommand({ Bucket: options.bucket, Key: key, Body: body, ContentType: contentType }))
     },
-    async get(key) {
+    async putFile(key, file, contentType) {
+      assertKey(key)
+      // One PUT streamed from disk (S3 takes up to 5 GB so): the video never sits in memory.
+      const { size } = await stat(file)
+      await client.send(
+        new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          Body: createReadStream(file),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
+      )
+    },
+    async get(key, range) {
       if (!isValidKey(key)) return null
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }))
+        const object = await client.send(
+          new GetObjectCommand({ Bucket: options.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        )
         if (!object.Body) return null
-        return { body: object.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: object.ContentLength }
+        const size = range ? Number(object.ContentRange?.split('/')[1]) : object.ContentLength
+        return { body: object.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: Number.isFinite(size) ? size : undefined }
       } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
+        if (isMissing(error)) return null
+        throw error
+      }
+    },
+    async size(key) {
+      if (!isValidKey(key)) return null
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }))
+        return head.ContentLength ?? null
+      } catch (error) {
+        if (isMissing(error)) return null
         throw error
       }
     },
@@ -99,6 +171,11 @@ export function s3Storage(options: S3Options): FileStorage {
       await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }))
     },
   }
+}
+
+function isMissing(error: unknown) {
+  const name = (error as { name?: string }).name
+  return error instanceof NoSuchKey || error instanceof NotFound || name === 'NoSuchKey' || name === 'NotFound'
 }
 
 let storage: FileStorage | undefined
@@ -133,6 +210,10 @@ export const CONTENT_TYPES: Record<string, string> = {
   doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   txt: 'text/plain; charset=utf-8',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  vtt: 'text/vtt; charset=utf-8',
 }
 
 export function contentTypeOf(key: string) {

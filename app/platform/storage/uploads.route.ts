@@ -1,5 +1,5 @@
 import { verifyUploadSignature } from './signed-url.server'
-import { contentTypeOf, getStorage, isValidKey } from './storage.server'
+import { type ByteRange, contentTypeOf, getStorage, isValidKey, parseRange } from './storage.server'
 import type { Route } from './+types/uploads.route'
 
 const notFound = () => new Response('No encontrado', { status: 404 })
@@ -30,11 +30,24 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   } else {
     const fileName = verifyUploadSignature(key, new URL(request.url).searchParams)
     if (!fileName) return notFound()
-    disposition = contentDisposition(contentType.startsWith('image/') ? 'inline' : 'attachment', fileName)
+    const inline = contentType.startsWith('image/') || contentType.startsWith('video/') || contentType.startsWith('text/vtt')
+    disposition = contentDisposition(inline ? 'inline' : 'attachment', fileName)
     cacheControl = 'private, max-age=3600'
   }
 
-  const file = await getStorage().get(key)
+  const storage = getStorage()
+  const rangeHeader = request.headers.get('range')
+  let range: ByteRange | undefined
+  if (rangeHeader) {
+    const size = await storage.size(key)
+    if (size === null) return notFound()
+    const parsed = parseRange(rangeHeader, size)
+    if (!parsed) {
+      return new Response(null, { status: 416, headers: { 'Content-Range': `bytes */${size}`, 'X-Content-Type-Options': 'nosniff' } })
+    }
+    range = parsed
+  }
+  const file = await storage.get(key, range)
   if (!file) return notFound()
   const headers = new Headers({
     'Content-Type': contentType,
@@ -44,6 +57,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     'Cache-Control': cacheControl,
     'Cross-Origin-Resource-Policy': 'same-origin',
   })
+  headers.set('Accept-Ranges', 'bytes')
+  if (range && file.size !== undefined) {
+    // Players seek with ranges; each answer streams only its bytes from the disk or S3.
+    headers.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+    headers.set('Content-Length', String(range.end - range.start + 1))
+    return new Response(file.body, { status: 206, headers })
+  }
   if (file.size !== undefined) headers.set('Content-Length', String(file.size))
   return new Response(file.body, { headers })
 }

@@ -1,0 +1,82 @@
+import { eq } from 'drizzle-orm'
+import { getDb } from '~/platform/db/client.server'
+import { logger } from '~/platform/logger.server'
+import { getStorage } from '~/platform/storage/storage.server'
+import { ceoSessions } from './schema'
+import { getVideoProvider } from './video-provider.server'
+
+/** The fields of the create and edit dialogs (spec 001 §5), already validated. */
+export interface SessionFields {
+  title: string
+  summary: string
+  description: string
+  ceoName: string
+  ceoPosition: string
+  ceoCompany: string
+  sessionDate: Date
+  durationMinutes: number | null
+  tags: string[]
+  isFeatured: boolean
+}
+
+/** What search compares: lower case without accents, so 'gestion' finds 'Gestión'. */
+export function searchTextOf(fields: Pick<SessionFields, 'title' | 'summary' | 'description' | 'ceoName' | 'ceoCompany' | 'tags'>) {
+  return [fields.title, fields.ceoName, fields.ceoCompany, fields.summary, fields.description, ...fields.tags]
+    .join(' ')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+}
+
+/**
+ * A new session, processing until its video is ready (spec 001 §4), and where the browser
+ * sends the video. The caller has checked the 'manage-sessions' capability.
+ */
+export async function createSession(fields: SessionFields, { createdBy, origin }: { createdBy: string; origin: string }) {
+  const provider = await getVideoProvider()
+  const [session] = await getDb()
+    .insert(ceoSessions)
+    .values({ ...fields, searchText: searchTextOf(fields), videoProvider: provider.kind, createdBy })
+    .returning({ id: ceoSessions.id })
+  if (!session) throw new Error('ceo session insert returned nothing')
+  try {
+    const upload = await provider.createUpload({ sessionId: session.id, userId: createdBy, origin })
+    if (provider.kind === 'mux') await getDb().update(ceoSessions).set({ uploadId: upload.uploadId }).where(eq(ceoSessions.id, session.id))
+    return { sessionId: session.id, ...upload }
+  } catch (error) {
+    // Without an upload address the session could never get its video: nothing is kept.
+    await getDb().delete(ceoSessions).where(eq(ceoSessions.id, session.id))
+    throw error
+  }
+}
+
+/** Deletes a session with its stored files and its video wherever it lives. */
+export async function deleteSession(sessionId: string) {
+  const [session] = await getDb()
+    .select({
+      id: ceoSessions.id,
+      videoKey: ceoSessions.videoKey,
+      videoContentType: ceoSessions.videoContentType,
+      muxPlaybackId: ceoSessions.muxPlaybackId,
+      muxAssetId: ceoSessions.muxAssetId,
+      uploadId: ceoSessions.uploadId,
+      videoProvider: ceoSessions.videoProvider,
+      thumbnailKey: ceoSessions.thumbnailKey,
+      pdfKey: ceoSessions.pdfKey,
+      captionsKey: ceoSessions.captionsKey,
+    })
+    .from(ceoSessions)
+    .where(eq(ceoSessions.id, sessionId))
+    .limit(1)
+  if (!session) return false
+  await getDb().delete(ceoSessions).where(eq(ceoSessions.id, sessionId))
+  // After the row: a file left behind by a failure below is only an orphan, never a session
+  // pointing at a missing file. Each failure is logged for the operator.
+  const storage = getStorage()
+  for (const key of [session.thumbnailKey, session.pdfKey, session.captionsKey]) {
+    if (key) await storage.delete(key).catch((error: unknown) => logger.error({ err: error, key }, 'ceo session file not deleted'))
+  }
+  const provider = await getVideoProvider()
+  await provider.deleteVideo(session).catch((error: unknown) => logger.error({ err: error, sessionId }, 'ceo session video not deleted'))
+  return true
+}
