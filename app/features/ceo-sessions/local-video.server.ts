@@ -17,7 +17,7 @@ import { encodeThumbnail } from '~/platform/storage/image.server'
 import { signedUploadUrl, SIGNED_URL_SECONDS } from '~/platform/storage/signed-url.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { VIDEO_CHUNK_BYTES, VIDEO_MAX_BYTES } from './limits'
-import { ceoSessions, videoUploads } from './schema'
+import { videoUploads } from './schema'
 import type { VideoProvider } from './video-provider.server'
 import { markVideoFailed, markVideoProcessing, publishVideo } from './video-state.server'
 
@@ -41,10 +41,7 @@ export function localVideoProvider(): VideoProvider {
     async createUpload({ sessionId, userId }) {
       // Unguessable, and bound to its creator: the id alone lets nobody else write.
       const uploadId = randomBytes(24).toString('base64url')
-      await getDb().transaction(async (tx) => {
-        await tx.insert(videoUploads).values({ id: uploadId, sessionId, createdBy: userId })
-        await tx.update(ceoSessions).set({ uploadId }).where(eq(ceoSessions.id, sessionId))
-      })
+      await getDb().insert(videoUploads).values({ id: uploadId, sessionId, createdBy: userId })
       return { uploadId, uploadUrl: `${UPLOAD_PATH}${uploadId}` }
     },
     async playback(session) {

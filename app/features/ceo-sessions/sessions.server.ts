@@ -41,7 +41,7 @@ export async function createSession(fields: SessionFields, { createdBy, origin }
   if (!session) throw new Error('ceo session insert returned nothing')
   try {
     const upload = await provider.createUpload({ sessionId: session.id, userId: createdBy, origin })
-    if (provider.kind === 'mux') await getDb().update(ceoSessions).set({ uploadId: upload.uploadId }).where(eq(ceoSessions.id, session.id))
+    await getDb().update(ceoSessions).set({ uploadId: upload.uploadId }).where(eq(ceoSessions.id, session.id))
     return { sessionId: session.id, ...upload }
   } catch (error) {
     // Without an upload address the session could never get its video: nothing is kept.
