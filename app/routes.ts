@@ -25,6 +25,8 @@ export default [
   ]),
   route('comunidad/posts/:postId/comentarios', 'features/feed/comments.route.ts'),
   route('comunidad/sesiones/subidas/:uploadId', 'features/ceo-sessions/video-upload.route.ts'),
+  route('video/:sessionId', 'features/ceo-sessions/video.route.tsx'),
+  route('video/:sessionId/comentarios', 'features/ceo-sessions/comments.route.ts'),
   route('usuario/:userId', 'features/members/member.route.tsx'),
 
   route('notificaciones', 'features/notifications/notifications.route.tsx'),

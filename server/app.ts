@@ -118,7 +118,13 @@ export function createApp({ development }: { development: boolean }) {
   const env = getEnv()
   const app = express.Router()
   app.use(
-    securityHeaders({ development, https: env.APP_URL.startsWith('https://'), frameSources: [new URL(press.podcast.embedUrl).origin] }),
+    securityHeaders({
+      development,
+      https: env.APP_URL.startsWith('https://'),
+      frameSources: [new URL(press.podcast.embedUrl).origin],
+      // With Mux, the browser uploads to Google Cloud Storage and streams from Mux's hosts.
+      connectSources: env.MUX_TOKEN_ID ? ['https://storage.googleapis.com', 'https://*.mux.com'] : [],
+    }),
   )
   app.use((req, res, next) => {
     // One trustworthy client address for rate limits and sessions; a client cannot set it.

@@ -9,11 +9,14 @@ export function securityHeaders({
   development,
   https,
   frameSources = [],
+  connectSources = [],
 }: {
   development: boolean
   https: boolean
   /** Origins whose players the pages may embed (the podcast, from the landing content). */
   frameSources?: string[]
+  /** Origins the browser talks to besides the app (Mux's upload and streaming hosts, when configured). */
+  connectSources?: string[]
 }) {
   return (req: Request, res: Response, next: NextFunction) => {
     // Stored files carry their own, stricter headers (platform/storage/uploads.route.ts).
@@ -28,7 +31,7 @@ export function securityHeaders({
       `style-src 'self' 'unsafe-inline'`,
       `img-src 'self' data: blob: https:`,
       `font-src 'self'`,
-      `connect-src 'self'${development ? ' ws: wss:' : ''}`,
+      `connect-src ${["'self'", ...connectSources, ...(development ? ['ws:', 'wss:'] : [])].join(' ')}`,
       `media-src 'self' blob: https:`,
       `frame-src ${["'self'", ...frameSources].join(' ')}`,
       `object-src 'none'`,

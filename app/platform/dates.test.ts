@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMonthYear, fullDateTime, longDate, relativeTime } from './dates'
+import { formatMonthYear, fromWallTime, fullDateTime, longDate, relativeTime, toWallTime } from './dates'
 
 describe('dates', () => {
   const winter = '2026-11-23T18:00:00Z' // 19:00 in Madrid (CET)
@@ -30,5 +30,17 @@ describe('dates', () => {
     expect(ago(90 * 86_400)).toBe('hace 3 meses')
     expect(ago(800 * 86_400)).toBe('hace 2 años')
     expect(relativeTime(now + 3 * 3600 * 1000, now)).toBe('dentro de 3 horas')
+  })
+
+  it('reads a wall-clock time in a zone, in winter, in summer and across the change', () => {
+    expect(fromWallTime('2026-11-23T19:00')?.toISOString()).toBe('2026-11-23T18:00:00.000Z')
+    expect(fromWallTime('2026-07-01T19:00')?.toISOString()).toBe('2026-07-01T17:00:00.000Z')
+    expect(fromWallTime('2026-11-23T19:00', 'America/Mexico_City')?.toISOString()).toBe('2026-11-24T01:00:00.000Z')
+    // 02:30 does not exist in Madrid on 29 March 2026: the clock jumps from 02:00 to 03:00.
+    expect(toWallTime(fromWallTime('2026-03-29T02:30')!)).toBe('2026-03-29T03:30')
+    expect(toWallTime('2026-11-23T18:00:00.000Z')).toBe('2026-11-23T19:00')
+    expect(fromWallTime('2026-02-30T10:00')).toBeNull()
+    expect(fromWallTime('2026-11-23 19:00')).toBeNull()
+    expect(fromWallTime('2026-11-23T24:00')).toBeNull()
   })
 })

@@ -76,3 +76,30 @@ export function formatMonthYear(date: DateInput, timeZone = DEFAULT_TIME_ZONE) {
   const { year, month } = fieldsIn(date, timeZone)
   return `${MONTHS[month - 1] ?? ''} de ${year}`
 }
+
+/**
+ * The instant a wall-clock time ('2026-11-23T19:00', as a datetime-local field sends it) names in
+ * `timeZone`, or null when it is not a real date. A time skipped by a change to summer time
+ * moves forward by the gap, as clocks do.
+ */
+export function fromWallTime(value: string, timeZone = DEFAULT_TIME_ZONE) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value)
+  if (!match) return null
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number]
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute)
+  const check = new Date(asUtc)
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null
+  // The zone's offset at that instant, found twice: the first guess may sit across a change.
+  const offsetAt = (instant: number) => {
+    const f = fieldsIn(instant, timeZone)
+    return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute) - instant
+  }
+  const first = asUtc - offsetAt(asUtc)
+  return new Date(asUtc - offsetAt(first))
+}
+
+/** The value a datetime-local field shows for `date` in `timeZone` ('2026-11-23T19:00'). */
+export function toWallTime(date: DateInput, timeZone = DEFAULT_TIME_ZONE) {
+  const { year, month, day, hour, minute } = fieldsIn(date, timeZone)
+  return `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}`
+}

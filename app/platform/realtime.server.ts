@@ -11,6 +11,7 @@ const CHANNEL = 'app_events'
 
 export type RealtimeEvent =
   | { type: 'notification'; userId: string; notificationId: string }
+  | { type: 'notification-for-everyone' }
   | { type: 'post-stats'; postId: string; likeCount: number; commentCount: number }
 
 type Listener = (event: RealtimeEvent) => void

@@ -72,7 +72,8 @@ export function FileField({
   accept?: string
   help?: string
   error?: string | null
-  onFiles?: (files: File[]) => void
+  /** Sees the files chosen; answering false refuses them (the input is cleared, spec 001 §5). */
+  onFiles?: (files: File[]) => boolean | void
 }) {
   const id = useId()
   const hydrated = useHydrated()
@@ -101,8 +102,12 @@ export function FileField({
           aria-describedby={[help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined}
           onChange={(event) => {
             const files = [...(event.currentTarget.files ?? [])]
-            setChosen(files.map((file) => file.name))
-            onFiles?.(files)
+            if (onFiles?.(files) === false) {
+              event.currentTarget.value = ''
+              setChosen([])
+            } else {
+              setChosen(files.map((file) => file.name))
+            }
           }}
         />
         {hydrated ? (

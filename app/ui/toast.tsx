@@ -92,17 +92,19 @@ function ToastItem({ toast }: { toast: Toast }) {
 
 /**
  * Shows a fetcher's result once as a toast (docs/decisions/0012): a success's message if it
- * has one, a failure's always. `onSuccess` runs once per successful result.
+ * has one, a failure's always. `onSuccess` runs once per successful result, `onError` once per failure.
  */
 export function useResultToast<T extends object>(
   state: 'idle' | 'loading' | 'submitting',
   result: Result<T> | undefined,
-  { onSuccess }: { onSuccess?: (result: Extract<Result<T>, { ok: true }>) => void } = {},
+  { onSuccess, onError }: { onSuccess?: (result: Extract<Result<T>, { ok: true }>) => void; onError?: () => void } = {},
 ) {
   const handled = useRef<Result<T> | undefined>(undefined)
   const onSuccessRef = useRef(onSuccess)
+  const onErrorRef = useRef(onError)
   useEffect(() => {
     onSuccessRef.current = onSuccess
+    onErrorRef.current = onError
   })
   useEffect(() => {
     // Also while the page revalidates after the action: by the time it is idle again, the
@@ -114,6 +116,7 @@ export function useResultToast<T extends object>(
       onSuccessRef.current?.(result as Extract<Result<T>, { ok: true }>)
     } else {
       showToast(result.message, 'error')
+      onErrorRef.current?.()
     }
   }, [state, result])
 }

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
 import { logger } from '~/platform/logger.server'
 import { getStorage } from '~/platform/storage/storage.server'
-import { ceoSessions } from './schema'
+import { ceoSessions, videoUploads } from './schema'
 import { getVideoProvider } from './video-provider.server'
 
 /** The fields of the create and edit dialogs (spec 001 §5), already validated. */
@@ -28,15 +28,32 @@ export function searchTextOf(fields: Pick<SessionFields, 'title' | 'summary' | '
     .toLowerCase()
 }
 
+/** Stored files of a session (storage keys), as the form's files became. */
+export interface SessionFiles {
+  thumbnailKey?: string | null
+  pdfKey?: string | null
+  pdfName?: string | null
+  captionsKey?: string | null
+}
+
 /**
  * A new session, processing until its video is ready (spec 001 §4), and where the browser
- * sends the video. The caller has checked the 'manage-sessions' capability.
+ * sends the video. The caller has checked the 'manage-sessions' capability and stored the
+ * session's files under `sessionId`.
  */
-export async function createSession(fields: SessionFields, { createdBy, origin }: { createdBy: string; origin: string }) {
+export async function createSession(
+  fields: SessionFields,
+  {
+    sessionId = crypto.randomUUID(),
+    createdBy,
+    origin,
+    files = {},
+  }: { sessionId?: string; createdBy: string; origin: string; files?: SessionFiles },
+) {
   const provider = await getVideoProvider()
   const [session] = await getDb()
     .insert(ceoSessions)
-    .values({ ...fields, searchText: searchTextOf(fields), videoProvider: provider.kind, createdBy })
+    .values({ id: sessionId, ...fields, ...files, searchText: searchTextOf(fields), videoProvider: provider.kind, createdBy })
     .returning({ id: ceoSessions.id })
   if (!session) throw new Error('ceo session insert returned nothing')
   try {
@@ -50,8 +67,45 @@ export async function createSession(fields: SessionFields, { createdBy, origin }
   }
 }
 
-/** Deletes a session with its stored files and its video wherever it lives. */
-export async function deleteSession(sessionId: string) {
+/** New texts and, where given, new files (the caller removes the replaced ones after this commits). */
+export async function updateSession(sessionId: string, fields: SessionFields, files: SessionFiles) {
+  await getDb()
+    .update(ceoSessions)
+    .set({ ...fields, ...files, searchText: searchTextOf(fields), updatedAt: sql`now()` })
+    .where(eq(ceoSessions.id, sessionId))
+}
+
+/**
+ * A new video for a session: the old one is removed, the session goes back to processing until
+ * the new one is ready (it leaves the library meanwhile), and the browser gets a new address.
+ */
+export async function replaceVideo(sessionId: string, { userId, origin }: { userId: string; origin: string }) {
+  const session = await videoOf(sessionId)
+  if (!session) return null
+  const provider = await getVideoProvider()
+  await provider.deleteVideo(session).catch((error: unknown) => logger.error({ err: error, sessionId }, 'ceo session video not deleted'))
+  await getDb().delete(videoUploads).where(eq(videoUploads.sessionId, sessionId))
+  const upload = await provider.createUpload({ sessionId, userId, origin })
+  await getDb()
+    .update(ceoSessions)
+    .set({
+      videoProvider: provider.kind,
+      uploadId: upload.uploadId,
+      videoKey: null,
+      videoContentType: null,
+      muxAssetId: null,
+      muxPlaybackId: null,
+      uploadStatus: 'waiting',
+      publicationStatus: 'processing',
+      failureReason: null,
+      publishedAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(ceoSessions.id, sessionId))
+  return { sessionId, ...upload }
+}
+
+async function videoOf(sessionId: string) {
   const [session] = await getDb()
     .select({
       id: ceoSessions.id,
@@ -68,6 +122,12 @@ export async function deleteSession(sessionId: string) {
     .from(ceoSessions)
     .where(eq(ceoSessions.id, sessionId))
     .limit(1)
+  return session ?? null
+}
+
+/** Deletes a session with its stored files and its video wherever it lives. */
+export async function deleteSession(sessionId: string) {
+  const session = await videoOf(sessionId)
   if (!session) return false
   await getDb().delete(ceoSessions).where(eq(ceoSessions.id, sessionId))
   // After the row: a file left behind by a failure below is only an orphan, never a session

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { logger } from '~/platform/logger.server'
+import { notifyEveryoneInTransaction } from '~/features/notifications/notifications.server'
 import { ceoSessions } from './schema'
 
 /**
@@ -59,28 +60,39 @@ export async function markVideoProcessing(sessionId: string, { muxAssetId }: { m
 
 /**
  * The video can be played: the session is published. Returns true only for the call that
- * published it, so whoever gets true tells the members, once.
+ * published it; the same transaction tells every member ('Nueva sesión' in the bell), once.
  */
 export async function publishVideo(sessionId: string, video: ReadyVideo, executor: DbExecutor = getDb()) {
-  const updated = await executor
-    .update(ceoSessions)
-    .set({
-      uploadStatus: 'ready',
-      publicationStatus: 'published',
-      publishedAt: sql`now()`,
-      updatedAt: sql`now()`,
-      failureReason: null,
-      ...(video.videoKey ? { videoKey: video.videoKey, videoContentType: video.videoContentType } : {}),
-      ...(video.muxAssetId ? { muxAssetId: video.muxAssetId } : {}),
-      ...(video.muxPlaybackId ? { muxPlaybackId: video.muxPlaybackId } : {}),
-      ...(video.durationMinutes != null
-        ? { durationMinutes: sql`coalesce(${ceoSessions.durationMinutes}, ${video.durationMinutes})` }
-        : {}),
-      ...(video.thumbnailKey ? { thumbnailKey: sql`coalesce(${ceoSessions.thumbnailKey}, ${video.thumbnailKey})` } : {}),
+  return executor.transaction(async (tx) => {
+    const updated = await tx
+      .update(ceoSessions)
+      .set({
+        uploadStatus: 'ready',
+        publicationStatus: 'published',
+        publishedAt: sql`now()`,
+        updatedAt: sql`now()`,
+        failureReason: null,
+        ...(video.videoKey ? { videoKey: video.videoKey, videoContentType: video.videoContentType } : {}),
+        ...(video.muxAssetId ? { muxAssetId: video.muxAssetId } : {}),
+        ...(video.muxPlaybackId ? { muxPlaybackId: video.muxPlaybackId } : {}),
+        ...(video.durationMinutes != null
+          ? { durationMinutes: sql`coalesce(${ceoSessions.durationMinutes}, ${video.durationMinutes})` }
+          : {}),
+        ...(video.thumbnailKey ? { thumbnailKey: sql`coalesce(${ceoSessions.thumbnailKey}, ${video.thumbnailKey})` } : {}),
+      })
+      .where(and(eq(ceoSessions.id, sessionId), ne(ceoSessions.publicationStatus, 'published'), ne(ceoSessions.uploadStatus, 'failed')))
+      .returning({ id: ceoSessions.id, title: ceoSessions.title, createdBy: ceoSessions.createdBy })
+    const session = updated[0]
+    if (!session) return false
+    await notifyEveryoneInTransaction(tx, {
+      actorId: session.createdBy,
+      type: 'new_session',
+      title: 'Nueva sesión',
+      message: `Ya puedes ver «${session.title}»`,
+      sessionId: session.id,
     })
-    .where(and(eq(ceoSessions.id, sessionId), ne(ceoSessions.publicationStatus, 'published'), ne(ceoSessions.uploadStatus, 'failed')))
-    .returning({ id: ceoSessions.id })
-  return updated.length > 0
+    return true
+  })
 }
 
 /** Processing failed: 'Error en el procesamiento' in the creator's panel; the reason goes to the log. */

@@ -28,6 +28,11 @@ const LEGACY_TABS: Record<string, string> = {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)
+  // Spec 001 §2: the video page's edit action sends '/comunidad?edit={sessionId}'.
+  const editSession = url.searchParams.get('edit')
+  if (editSession !== null && url.pathname.replace(/\/+$/, '') === '/comunidad') {
+    throw redirect(`/comunidad/sesiones?${new URLSearchParams({ editar: editSession })}`)
+  }
   const legacyTab = url.searchParams.get('tab')
   if (legacyTab !== null && url.pathname.replace(/\/+$/, '') === '/comunidad') {
     url.searchParams.delete('tab')
@@ -41,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The counters change with posts and members, not with a like or a comment. */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   const intent = formData?.get('intent')
-  if (intent === 'create-post' || intent === 'delete-post') return defaultShouldRevalidate
+  if (intent === 'create-post' || intent === 'delete-post' || intent === 'delete-session') return defaultShouldRevalidate
   return formData ? false : defaultShouldRevalidate
 }
 

@@ -53,7 +53,8 @@ const postType = z.enum(['text', 'link', 'document'])
 const postId = z.uuid('Publicación no válida')
 const commentId = z.uuid('Comentario no válido')
 
-const commentContent = z
+/** A comment or reply, in the feed and under a session. */
+export const CommentContent = z
   .string({ error: 'El comentario no puede estar vacío' })
   .trim()
   .min(1, 'El comentario no puede estar vacío')
@@ -79,10 +80,10 @@ export const CommentSchema = z.object({
   intent: z.literal('add-comment'),
   postId,
   parentCommentId: optional(commentId),
-  content: commentContent,
+  content: CommentContent,
 })
 
-export const EditCommentSchema = z.object({ intent: z.literal('update-comment'), commentId, content: commentContent })
+export const EditCommentSchema = z.object({ intent: z.literal('update-comment'), commentId, content: CommentContent })
 
 /** Every change to the feed, one object per intent of the /comunidad action. */
 export const FeedIntent = z.discriminatedUnion('intent', [

@@ -1,4 +1,7 @@
+import type { CommentThread } from '~/features/community/components/comments'
 import type { Result } from '~/platform/http/result'
+
+export type { CommentView } from '~/features/community/components/comments'
 
 export interface FeedPostView {
   id: string
@@ -20,21 +23,17 @@ export interface FeedPostView {
   canPin: boolean
 }
 
-export interface CommentView {
-  id: string
-  content: string
-  parentCommentId: string | null
-  likeCount: number
-  likedByMe: boolean
-  createdAt: string
-  edited: boolean
-  author: { userId: string; name: string; avatarUrl: string | null }
-  canEdit: boolean
-  canDelete: boolean
-}
-
 /** Where feed forms post: the feed is the index route of /comunidad, so its action needs `?index`. */
 export const FEED_ACTION = '/comunidad?index'
 
 /** What the /comunidad action answers a feed form or fetcher. */
 export type FeedResult = Result<{ postId?: string; commentId?: string; liked?: boolean; likeCount?: number }>
+
+/** A post's comments: its forms post to the feed, which keeps them open when answering without JavaScript. */
+export const postThread = (postId: string): CommentThread => ({
+  action: `${FEED_ACTION}&comentarios=${postId}`,
+  field: 'postId',
+  id: postId,
+  url: `/comunidad/posts/${postId}/comentarios`,
+  likes: true,
+})

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { groupNotifications, joinNames, type NotificationView } from './grouping'
+import { groupNotifications, joinNames, linkOf, type NotificationView } from './grouping'
 
 const POST = '11111111-1111-4111-8111-111111111111'
 let serial = 0
@@ -13,6 +13,7 @@ function notification(type: string, actor: string, extra: Partial<NotificationVi
     isRead: false,
     relatedPostId: POST,
     relatedCommentId: null,
+    relatedSessionId: null,
     createdAt: new Date(2026, 10, 23, 10, 60 - serial).toISOString(),
     actor: { name: actor, avatarUrl: null },
     ...extra,
@@ -61,5 +62,19 @@ describe('the bell groups repeated notifications', () => {
   test('a group is unread while any of its notifications is', () => {
     const [group] = groupNotifications([notification('like', 'Ana', { isRead: true }), notification('like', 'Luis')])
     expect(group).toMatchObject({ isRead: false, message: 'A Ana y Luis les gusta tu publicación' })
+  })
+
+  test("a session's comments group by the session and lead to its page", () => {
+    const SESSION = '22222222-2222-4222-8222-222222222222'
+    const onSession = { relatedPostId: null, relatedSessionId: SESSION }
+    const groups = groupNotifications([
+      notification('session_comment', 'Ana', onSession),
+      notification('session_comment', 'Luis', onSession),
+      notification('new_session', 'Marta', { ...onSession, message: 'Ya puedes ver «Liderar»' }),
+    ])
+    expect(groups.map((group) => group.message)).toEqual(['Ana y Luis comentaron tu sesión', 'Ya puedes ver «Liderar»'])
+    expect(linkOf(groups[0]!.latest)).toBe(`/video/${SESSION}#comentarios`)
+    expect(linkOf(groups[1]!.latest)).toBe(`/video/${SESSION}`)
+    expect(linkOf(notification('comment', 'Ana'))).toBe(`/comunidad?comentarios=${POST}#post-${POST}`)
   })
 })

@@ -11,6 +11,7 @@ export interface NotificationView {
   isRead: boolean
   relatedPostId: string | null
   relatedCommentId: string | null
+  relatedSessionId: string | null
   createdAt: string
   actor: { name: string; avatarUrl: string | null } | null
 }
@@ -24,14 +25,22 @@ export interface NotificationGroup {
   message: string
 }
 
-/** Where a notification leads: its post, with the comments open. */
+/** Where a notification leads: its post with the comments open, or its session's page. */
 export const postLinkOf = (postId: string) => `/comunidad?comentarios=${postId}#post-${postId}`
+
+export function linkOf(item: Pick<NotificationView, 'type' | 'relatedPostId' | 'relatedSessionId'>) {
+  if (item.relatedPostId) return postLinkOf(item.relatedPostId)
+  if (item.relatedSessionId) return `/video/${item.relatedSessionId}${item.type === 'new_session' ? '' : '#comentarios'}`
+  return null
+}
 
 const GROUP_VERBS: Record<string, (names: string) => string> = {
   comment: (names) => `${names} comentaron tu publicación`,
   like: (names) => `A ${names} les gusta tu publicación`,
   comment_like: (names) => `A ${names} les gusta tu comentario`,
   comment_reply: (names) => `${names} respondieron a tu comentario`,
+  session_comment: (names) => `${names} comentaron tu sesión`,
+  session_comment_reply: (names) => `${names} respondieron a tu comentario`,
 }
 
 /** 'Ana y Luis', 'Ana, Luis y Marta', 'Ana, Luis y 3 más'. */
@@ -44,7 +53,9 @@ export function joinNames(names: string[]) {
 
 function keyOf(item: NotificationView) {
   // Likes of a comment group by the comment; comments, replies and likes of a post by the post.
-  const target = item.type === 'comment_like' || item.type === 'comment_reply' ? item.relatedCommentId : item.relatedPostId
+  // Comments and replies under a session group by the session.
+  const target =
+    item.type === 'comment_like' || item.type === 'comment_reply' ? item.relatedCommentId : (item.relatedPostId ?? item.relatedSessionId)
   return GROUP_VERBS[item.type] && target
     ? `${item.type}:${item.type === 'comment_reply' ? item.relatedPostId : target}`
     : `single:${item.id}`

@@ -10,7 +10,7 @@ import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { UserAvatar } from '~/ui/user-avatar'
-import { type NotificationView, postLinkOf } from './grouping'
+import { type NotificationView, linkOf } from './grouping'
 import { countUnread, listNotifications, markAllNotificationsRead, markNotificationsRead } from './notifications.server'
 import type { Route } from './+types/notifications.route'
 
@@ -37,6 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     isRead: item.isRead,
     relatedPostId: item.relatedPostId,
     relatedCommentId: item.relatedCommentId,
+    relatedSessionId: item.relatedSessionId,
     createdAt: item.createdAt.toISOString(),
     actor: item.actor ? { name: displayName(item.actor), avatarUrl: item.actor.avatarUrl } : null,
   }))
@@ -151,12 +152,8 @@ function NotificationRow({ item }: { item: NotificationView }) {
       <UserAvatar avatarUrl={item.actor?.avatarUrl} name={item.actor?.name ?? 'Usuario'} className="size-9 text-xs" />
       <div className="min-w-0 flex-1">
         <p className="font-medium">{item.title}</p>
-        {item.relatedPostId ? (
-          <Link
-            to={postLinkOf(item.relatedPostId)}
-            onClick={markRead}
-            className="break-words text-muted-foreground hover:text-foreground hover:underline"
-          >
+        {linkOf(item) ? (
+          <Link to={linkOf(item)!} onClick={markRead} className="break-words text-muted-foreground hover:text-foreground hover:underline">
             {item.message}
           </Link>
         ) : (

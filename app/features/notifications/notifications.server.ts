@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityPosts } from '~/features/feed/schema'
 import { notifications } from './schema'
@@ -24,6 +24,7 @@ export async function notifyInTransaction(
     message: string
     postId?: string | null
     commentId?: string | null
+    sessionId?: string | null
   },
 ) {
   if (notification.recipientId === notification.actorId) return
@@ -55,9 +56,26 @@ export async function notifyInTransaction(
       message: notification.message,
       relatedPostId: notification.postId ?? null,
       relatedCommentId: notification.commentId ?? null,
+      relatedSessionId: notification.sessionId ?? null,
     })
     .returning({ id: notifications.id })
   await publishInTransaction(tx, { type: 'notification', userId: notification.recipientId, notificationId: created!.id })
+}
+
+/**
+ * One notification for every member with a profile but the actor (a new session), in one
+ * statement, and one event that makes every open bell look again.
+ */
+export async function notifyEveryoneInTransaction(
+  tx: DbExecutor,
+  notification: { actorId: string | null; type: NotificationType; title: string; message: string; sessionId: string },
+) {
+  await tx.execute(sql`
+    insert into ${notifications} (user_id, actor_user_id, type, title, message, related_session_id)
+    select ${profiles.userId}, ${notification.actorId}, ${notification.type}, ${notification.title}, ${notification.message}, ${notification.sessionId}
+    from ${profiles}
+    where ${profiles.userId} is distinct from ${notification.actorId}`)
+  await publishInTransaction(tx, { type: 'notification-for-everyone' })
 }
 
 export async function countUnread(userId: string) {
@@ -84,6 +102,7 @@ export async function listNotifications(userId: string, { limit = NOTIFICATION_F
       isRead: notifications.isRead,
       relatedPostId: notifications.relatedPostId,
       relatedCommentId: notifications.relatedCommentId,
+      relatedSessionId: notifications.relatedSessionId,
       actorUserId: notifications.actorUserId,
       createdAt: notifications.createdAt,
       postTitle: communityPosts.title,

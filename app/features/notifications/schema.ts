@@ -1,9 +1,19 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { user } from '../../platform/auth/schema'
+import { ceoSessions } from '../ceo-sessions/schema'
 import { communityComments, communityPosts } from '../feed/schema'
 
-export const notificationTypeEnum = pgEnum('notification_type', ['like', 'comment', 'comment_like', 'comment_reply', 'other'])
+export const notificationTypeEnum = pgEnum('notification_type', [
+  'like',
+  'comment',
+  'comment_like',
+  'comment_reply',
+  'other',
+  'new_session',
+  'session_comment',
+  'session_comment_reply',
+])
 
 export const notifications = pgTable(
   'notifications',
@@ -18,11 +28,16 @@ export const notifications = pgTable(
     isRead: boolean('is_read').notNull().default(false),
     relatedPostId: uuid('related_post_id').references(() => communityPosts.id, { onDelete: 'cascade' }),
     relatedCommentId: uuid('related_comment_id').references(() => communityComments.id, { onDelete: 'cascade' }),
+    relatedSessionId: uuid('related_session_id').references(() => ceoSessions.id, { onDelete: 'cascade' }),
     actorUserId: text('actor_user_id').references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('notifications_recipient_idx').on(table.userId, table.createdAt.desc().nullsFirst()),
+    // A session's deletion removes its notifications without reading the whole table.
+    index('notifications_session_idx')
+      .on(table.relatedSessionId)
+      .where(sql`${table.relatedSessionId} is not null`),
     index('notifications_unread_idx')
       .on(table.userId)
       .where(sql`not ${table.isRead}`),

@@ -44,12 +44,14 @@ export async function loader({ request }: Route.LoaderArgs) {
       }
       const unsubscribe = subscribe(
         user.id,
-        (event) =>
-          event.type === 'notification'
-            ? send(`event: notification\ndata: ${JSON.stringify({ id: event.notificationId })}\n\n`)
-            : send(
-                `event: post-stats\ndata: ${JSON.stringify({ postId: event.postId, likeCount: event.likeCount, commentCount: event.commentCount })}\n\n`,
-              ),
+        (event) => {
+          if (event.type === 'notification') send(`event: notification\ndata: ${JSON.stringify({ id: event.notificationId })}\n\n`)
+          else if (event.type === 'notification-for-everyone') send(`event: notification\ndata: {}\n\n`)
+          else {
+            const { postId, likeCount, commentCount } = event
+            send(`event: post-stats\ndata: ${JSON.stringify({ postId, likeCount, commentCount })}\n\n`)
+          }
+        },
         close,
       )
       const heartbeat = setInterval(async () => {

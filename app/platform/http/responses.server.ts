@@ -94,7 +94,7 @@ type IntentOf<S extends IntentSchema> = z.output<S>['intent']
 type Handlers<S extends IntentSchema> = {
   [K in IntentOf<S>]: {
     /** The spec's message when this intent's fields are invalid. */
-    invalid: string
+    invalid: string | Message
     run: (input: Extract<z.output<S>, { intent: K }>, files: UploadedFile[]) => unknown
   }
 }

@@ -10,8 +10,8 @@ export interface UploadedFile {
 }
 
 export interface FileLimits {
-  /** The only field that may carry files; parts under other names are skipped. */
-  field: string
+  /** The only fields that may carry files; parts under other names are skipped. */
+  field: string | readonly string[]
   maxFiles: number
   maxFileBytes: number
   /** All files together. */
@@ -65,6 +65,8 @@ export function readMultipart(request: Request, files: FileLimits | null): Promi
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
+        // Browsers send file names as UTF-8 bytes; busboy would read them as Latin-1 ('Ã³' for 'ó').
+        defParamCharset: 'utf8',
         limits: {
           files: limits.maxFiles,
           fileSize: limits.maxFileBytes,
@@ -87,7 +89,7 @@ export function readMultipart(request: Request, files: FileLimits | null): Promi
     })
     parser.on('file', (name, stream, info) => {
       stream.on('error', () => finish({ ok: false, reason: 'malformed' }))
-      if (name !== limits.field || settled) {
+      if (!([] as string[]).concat(limits.field).includes(name) || settled) {
         stream.resume()
         return
       }

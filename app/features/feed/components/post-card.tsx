@@ -16,10 +16,10 @@ import { UserAvatar } from '~/ui/user-avatar'
 import type { z } from 'zod'
 import { POST_CONTENT_MAX, POST_TITLE_MAX } from '../limits'
 import type { EditPostSchema } from '../schemas'
-import { type CommentView, FEED_ACTION, type FeedPostView, type FeedResult } from '../types'
+import { type CommentView, FEED_ACTION, type FeedPostView, type FeedResult, postThread } from '../types'
 import { useLivePostStats } from '~/features/notifications/live-events'
-import { CommentsPanel } from './comments'
-import { LikeButton } from './like-button'
+import { CommentsPanel } from '~/features/community/components/comments'
+import { LikeButton } from '~/features/community/components/like-button'
 
 /** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
 const COLLAPSE_CHARS = 150
@@ -174,7 +174,15 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
       ) : null}
 
       <footer className="mt-3 flex flex-wrap items-center gap-1 border-t pt-2 text-sm">
-        <LikeButton target="post" id={post.id} liked={post.likedByMe} count={live?.likeCount ?? post.likeCount} countAt={live?.at} />
+        <LikeButton
+          action={FEED_ACTION}
+          intent="like-post"
+          field="postId"
+          id={post.id}
+          liked={post.likedByMe}
+          count={live?.likeCount ?? post.likeCount}
+          countAt={live?.at}
+        />
         <CommentsToggle postId={post.id} open={showComments} count={commentCount} onToggle={() => setShowComments(!showComments)} />
         <div className="ml-auto flex flex-wrap items-center justify-end gap-1 has-[details[open]]:basis-full">
           {post.canPin ? (
@@ -219,7 +227,7 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
           ) : null}
         </div>
       </footer>
-      {showComments ? <CommentsPanel postId={post.id} initialComments={initialComments} /> : null}
+      {showComments ? <CommentsPanel thread={postThread(post.id)} initialComments={initialComments} /> : null}
     </article>
   )
 }

@@ -6,7 +6,7 @@ import { UserAvatar } from '~/ui/user-avatar'
 import { cn } from '~/ui/cn'
 import { relativeTime } from '~/platform/dates'
 import type { Result } from '~/platform/http/result'
-import { groupNotifications, type NotificationGroup, type NotificationView, postLinkOf } from '../grouping'
+import { groupNotifications, type NotificationGroup, type NotificationView, linkOf } from '../grouping'
 import { emitPostStats } from '../live-events'
 
 /** Spec 000: badge capped at '9+', 10 shown, 'see all' beyond that. */
@@ -94,7 +94,8 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
       void mark.submit(body, { method: 'post', action: '/notificaciones' })
     }
     setOpen(false)
-    if (group.latest.relatedPostId) void navigate(postLinkOf(group.latest.relatedPostId))
+    const link = linkOf(group.latest)
+    if (link) void navigate(link)
   }
 
   return (

@@ -2,7 +2,6 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
-import { usePremiumGate } from '~/features/community/components/premium-gate'
 import { fullDateTime, relativeTime } from '~/platform/dates'
 import { failedSubmission } from '~/platform/http/result'
 import { Button } from '~/ui/button'
@@ -13,15 +12,44 @@ import { useResultToast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
 import { UserAvatar } from '~/ui/user-avatar'
 import type { z } from 'zod'
-import { COMMENT_MAX } from '../limits'
-import type { CommentSchema, EditCommentSchema } from '../schemas'
-import { type CommentView, FEED_ACTION, type FeedResult } from '../types'
+import { COMMENT_MAX } from '~/features/feed/limits'
+import type { CommentSchema, EditCommentSchema } from '~/features/feed/schemas'
+import type { Result } from '~/platform/http/result'
 import { LikeButton } from './like-button'
+import { usePremiumGate } from './premium-gate'
 
-/** The expandable comment list of a post: loaded when opened, reloaded after each change. */
-export function CommentsPanel({ postId, initialComments }: { postId: string; initialComments?: CommentView[] }) {
+export interface CommentView {
+  id: string
+  content: string
+  parentCommentId: string | null
+  likeCount: number
+  likedByMe: boolean
+  createdAt: string
+  edited: boolean
+  author: { userId: string; name: string; avatarUrl: string | null }
+  canEdit: boolean
+  canDelete: boolean
+}
+
+/** What is commented: a post of the feed or a session. The same rules and forms serve both. */
+export interface CommentThread {
+  /** Where the forms post; without JavaScript the page that answers keeps these comments open. */
+  action: string
+  /** The hidden field that names what is commented, and its id. */
+  field: 'postId' | 'sessionId'
+  id: string
+  /** Where the list is loaded from. */
+  url: string
+  /** Feed comments can be liked; session comments cannot (spec 001 §3 has no likes for them). */
+  likes: boolean
+}
+
+type CommentResult = Result<{ commentId?: string }>
+
+/** The comment list of a post or a session: loaded when opened, reloaded after each change. */
+export function CommentsPanel({ thread, initialComments }: { thread: CommentThread; initialComments?: CommentView[] }) {
   const loader = useFetcher<{ comments: CommentView[] }>()
-  const commentsUrl = `/comunidad/posts/${postId}/comentarios`
+  const commentsUrl = thread.url
   useEffect(() => {
     if (!initialComments && loader.state === 'idle' && !loader.data) void loader.load(commentsUrl)
   }, [commentsUrl, initialComments, loader])
@@ -42,12 +70,12 @@ export function CommentsPanel({ postId, initialComments }: { postId: string; ini
         <ul className="grid max-h-[28rem] gap-3 overflow-y-auto pr-1" aria-label="Comentarios">
           {topLevel.map((comment) => (
             <li key={comment.id} className="grid gap-2">
-              <CommentItem comment={comment} postId={postId} onChanged={reload} canReply />
+              <CommentItem comment={comment} thread={thread} onChanged={reload} canReply />
               {repliesOf(comment.id).length ? (
                 <ul className="ml-10 grid gap-2 border-l pl-3" aria-label="Respuestas">
                   {repliesOf(comment.id).map((replyItem) => (
                     <li key={replyItem.id}>
-                      <CommentItem comment={replyItem} postId={postId} onChanged={reload} />
+                      <CommentItem comment={replyItem} thread={thread} onChanged={reload} />
                     </li>
                   ))}
                 </ul>
@@ -58,23 +86,23 @@ export function CommentsPanel({ postId, initialComments }: { postId: string; ini
       ) : (
         <p className="text-sm text-muted-foreground">Todavía no hay comentarios. ¡Abre la conversación!</p>
       )}
-      <CommentForm postId={postId} onAdded={reload} />
+      <CommentForm thread={thread} onAdded={reload} />
     </div>
   )
 }
 
 function CommentForm({
-  postId,
+  thread,
   parentCommentId,
   onAdded,
   onCancel,
 }: {
-  postId: string
+  thread: CommentThread
   parentCommentId?: string
   onAdded: () => void
   onCancel?: () => void
 }) {
-  const fetcher = useFetcher<FeedResult>()
+  const fetcher = useFetcher<CommentResult>()
   const { hasAccess, ask } = usePremiumGate()
   const [text, setText] = useState('')
   const hydrated = useHydrated()
@@ -101,10 +129,9 @@ function CommentForm({
   })
   const label = parentCommentId ? 'Escribe una respuesta' : 'Escribe un comentario'
   return (
-    // Without JavaScript the page that answers keeps this post's comments open.
-    <fetcher.Form method="post" action={commentsPageOf(postId)} className="grid gap-1" {...getFormProps(form)}>
+    <fetcher.Form method="post" action={thread.action} className="grid gap-1" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="add-comment" />
-      <input type="hidden" name="postId" value={postId} />
+      <input type="hidden" name={thread.field} value={thread.id} />
       {parentCommentId ? <input type="hidden" name="parentCommentId" value={parentCommentId} /> : null}
       {/* On a phone the text takes the whole row and the buttons go below it. */}
       <div className="flex min-w-0 flex-wrap items-end gap-2 sm:flex-nowrap">
@@ -142,8 +169,8 @@ function CommentForm({
 }
 
 /** A comment's edit form: in place once the page is interactive, inside a disclosure without JavaScript. */
-function CommentEditForm({ comment, postId, onDone }: { comment: CommentView; postId: string; onDone?: () => void }) {
-  const fetcher = useFetcher<FeedResult>()
+function CommentEditForm({ comment, thread, onDone }: { comment: CommentView; thread: CommentThread; onDone?: () => void }) {
+  const fetcher = useFetcher<CommentResult>()
   const hydrated = useHydrated()
   const [draft, setDraft] = useState(comment.content)
   const [form, fields] = useForm<z.input<typeof EditCommentSchema>>({
@@ -152,7 +179,7 @@ function CommentEditForm({ comment, postId, onDone }: { comment: CommentView; po
   })
   useResultToast(fetcher.state, fetcher.data, { onSuccess: () => onDone?.() })
   return (
-    <fetcher.Form method="post" action={commentsPageOf(postId)} className="mt-2 grid gap-2" {...getFormProps(form)}>
+    <fetcher.Form method="post" action={thread.action} className="mt-2 grid gap-2" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="update-comment" />
       <input type="hidden" name="commentId" value={comment.id} />
       <label className="sr-only" htmlFor={fields.content.id}>
@@ -184,23 +211,20 @@ function CommentEditForm({ comment, postId, onDone }: { comment: CommentView; po
   )
 }
 
-/** /comunidad with this post's comments open, where forms without JavaScript land. */
-const commentsPageOf = (postId: string) => `${FEED_ACTION}&comentarios=${postId}`
-
 const ACTION_LINK = 'inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-accent'
 
 function CommentItem({
   comment,
-  postId,
+  thread,
   onChanged,
   canReply = false,
 }: {
   comment: CommentView
-  postId: string
+  thread: CommentThread
   onChanged: () => void
   canReply?: boolean
 }) {
-  const remove = useFetcher<FeedResult>()
+  const remove = useFetcher<CommentResult>()
   const { hasAccess, ask } = usePremiumGate()
   const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
   const hydrated = useHydrated()
@@ -230,7 +254,7 @@ function CommentItem({
           {mode === 'edit' ? (
             <CommentEditForm
               comment={comment}
-              postId={postId}
+              thread={thread}
               onDone={() => {
                 setMode('view')
                 onChanged()
@@ -241,7 +265,17 @@ function CommentItem({
           )}
         </div>
         <div className="mt-1 flex flex-wrap items-center gap-1 text-xs">
-          <LikeButton target="comment" id={comment.id} liked={comment.likedByMe} count={comment.likeCount} size="sm" />
+          {thread.likes ? (
+            <LikeButton
+              action={thread.action}
+              intent="like-comment"
+              field="commentId"
+              id={comment.id}
+              liked={comment.likedByMe}
+              count={comment.likeCount}
+              size="sm"
+            />
+          ) : null}
           {canReply && hydrated ? (
             <button
               type="button"
@@ -261,7 +295,7 @@ function CommentItem({
               }
               summaryClassName={ACTION_LINK}
             >
-              <CommentForm postId={postId} parentCommentId={comment.id} onAdded={onChanged} />
+              <CommentForm thread={thread} parentCommentId={comment.id} onAdded={onChanged} />
             </Disclosure>
           ) : null}
           {comment.canEdit && hydrated ? (
@@ -278,14 +312,14 @@ function CommentItem({
               }
               summaryClassName={ACTION_LINK}
             >
-              <CommentEditForm comment={comment} postId={postId} />
+              <CommentEditForm comment={comment} thread={thread} />
             </Disclosure>
           ) : null}
           {comment.canDelete ? (
             <ConfirmButton
               fetcher={remove}
               fields={{ intent: 'delete-comment', commentId: comment.id }}
-              action={commentsPageOf(postId)}
+              action={thread.action}
               question="¿Estás seguro de que quieres eliminar este comentario?"
               className="inline-flex items-center gap-1 rounded px-2 py-1 text-destructive hover:bg-accent"
             >
@@ -295,7 +329,7 @@ function CommentItem({
         </div>
         {mode === 'reply' ? (
           <div className="mt-2">
-            <CommentForm postId={postId} parentCommentId={comment.id} onAdded={onChanged} onCancel={() => setMode('view')} />
+            <CommentForm thread={thread} parentCommentId={comment.id} onAdded={onChanged} onCancel={() => setMode('view')} />
           </div>
         ) : null}
       </div>

@@ -1,25 +1,32 @@
 import { Heart } from 'lucide-react'
 import { useMemo } from 'react'
 import { useFetcher } from 'react-router'
-import { usePremiumGate } from '~/features/community/components/premium-gate'
+import type { Result } from '~/platform/http/result'
 import { cn } from '~/ui/cn'
 import { useResultToast } from '~/ui/toast'
-import { FEED_ACTION, type FeedResult } from '../types'
+import { usePremiumGate } from './premium-gate'
+
+/** What a like answers: the new state and count. */
+type LikeResult = Result<{ liked?: boolean; likeCount?: number }>
 
 /**
- * The like toggle of a post or a comment. Optimistic: the heart and the count follow the
+ * The like toggle of a post, a comment or a session: posts `intent` with `field`=`id` to `action`. Optimistic: the heart and the count follow the
  * click at once (never below 0), then settle on the server's answer. Without access the
  * premium modal opens instead; the server refuses anyway.
  */
 export function LikeButton({
-  target,
+  action,
+  intent,
+  field,
   id,
   liked: initiallyLiked,
   count,
   countAt = 0,
   size = 'md',
 }: {
-  target: 'post' | 'comment'
+  action: string
+  intent: string
+  field: string
   id: string
   liked: boolean
   count: number
@@ -27,7 +34,7 @@ export function LikeButton({
   countAt?: number
   size?: 'sm' | 'md'
 }) {
-  const fetcher = useFetcher<FeedResult>()
+  const fetcher = useFetcher<LikeResult>()
   const { hasAccess, ask } = usePremiumGate()
   useResultToast(fetcher.state, fetcher.data)
   const answer = fetcher.data?.ok ? fetcher.data : undefined
@@ -40,7 +47,7 @@ export function LikeButton({
   return (
     <fetcher.Form
       method="post"
-      action={FEED_ACTION}
+      action={action}
       onSubmit={(event) => {
         if (!hasAccess) {
           event.preventDefault()
@@ -48,8 +55,8 @@ export function LikeButton({
         }
       }}
     >
-      <input type="hidden" name="intent" value={target === 'post' ? 'like-post' : 'like-comment'} />
-      <input type="hidden" name={target === 'post' ? 'postId' : 'commentId'} value={id} />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name={field} value={id} />
       <button
         type="submit"
         aria-pressed={liked}

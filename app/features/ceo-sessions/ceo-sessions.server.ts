@@ -1,0 +1,235 @@
+import { displayName } from '~/features/account/display-name'
+import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
+import { can } from '~/platform/auth/capabilities'
+import { handleIntent, refuse, REQUEST_MESSAGES, success } from '~/platform/http/responses.server'
+import { logger } from '~/platform/logger.server'
+import { checkRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { encodeThumbnail, ImageRejectedError, sniffImageType } from '~/platform/storage/image.server'
+import type { UploadedFile } from '~/platform/storage/multipart.server'
+import { getStorage } from '~/platform/storage/storage.server'
+import { getSessionOwner, saveProgress, toggleSessionLike } from './library.server'
+import { CAPTIONS_MAX_BYTES, PDF_MAX_BYTES, SESSION_MESSAGES, THUMBNAIL_MAX_BYTES, tooLarge } from './limits'
+import { SessionIntent } from './schemas'
+import { addSessionComment, deleteSessionComment, getSessionComment, updateSessionComment } from './session-comments.server'
+import { createSession, deleteSession, replaceVideo, type SessionFiles, updateSession } from './sessions.server'
+
+type Input<K extends SessionIntent['intent']> = Extract<SessionIntent, { intent: K }>
+
+/** The form's files: a thumbnail image, a PDF and a captions file, each optional. */
+export const SESSION_FILE_LIMITS = {
+  field: ['thumbnail', 'pdf', 'captions'],
+  maxFiles: 3,
+  maxFileBytes: PDF_MAX_BYTES,
+  maxTotalBytes: PDF_MAX_BYTES + THUMBNAIL_MAX_BYTES + CAPTIONS_MAX_BYTES,
+} as const
+
+/**
+ * The one action of the sessions feature, posted to by the Sesiones tab and the video page
+ * (docs/decisions/0012): guard, form, intent, handler.
+ */
+export function sessionAction(request: Request, user: CurrentUser) {
+  return handleIntent(
+    request,
+    SessionIntent,
+    {
+      'create-session': { invalid: SESSION_MESSAGES.required, run: (input, files) => createIntent(request, user, input, files) },
+      'update-session': { invalid: SESSION_MESSAGES.required, run: (input, files) => updateIntent(request, user, input, files) },
+      'delete-session': { invalid: SESSION_MESSAGES.deleteFailed, run: (input) => deleteIntent(user, input) },
+      'like-session': { invalid: SESSION_MESSAGES.reaction, run: (input) => likeIntent(user, input) },
+      'add-comment': { invalid: 'No se pudo añadir el comentario', run: (input) => addCommentIntent(user, input) },
+      'update-comment': { invalid: 'No se pudieron guardar los cambios', run: (input) => updateCommentIntent(user, input) },
+      'delete-comment': { invalid: 'No se pudo eliminar el comentario', run: (input) => deleteCommentIntent(user, input) },
+      'save-progress': { invalid: REQUEST_MESSAGES.invalid, run: (input) => progressIntent(user, input) },
+    },
+    {
+      files: SESSION_FILE_LIMITS,
+      messages: { 'file-too-large': SESSION_MESSAGES.fileTooLarge, 'too-large': SESSION_MESSAGES.fileTooLarge },
+    },
+  )
+}
+
+/** The app's own origin: Mux answers the browser's upload only from there. */
+const originOf = (request: Request) => new URL(request.url).origin
+
+function fieldsOf(input: Input<'create-session'> | Input<'update-session'>) {
+  const { title, summary, description, ceoName, ceoPosition, ceoCompany, sessionDate, durationMinutes, tags, isFeatured } = input
+  return { title, summary, description, ceoName, ceoPosition, ceoCompany, sessionDate, durationMinutes, tags, isFeatured }
+}
+
+async function createIntent(request: Request, user: CurrentUser, input: Input<'create-session'>, files: UploadedFile[]) {
+  requireCapability(user, 'manage-sessions', SESSION_MESSAGES.createFailed)
+  const limited = await checkRateLimits([{ key: `session-create:${user.id}`, max: 30, windowSeconds: 60 * 60 }])
+  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  const sessionId = crypto.randomUUID()
+  const stored = await storeFiles(sessionId, files)
+  try {
+    const upload = await createSession(fieldsOf(input), { sessionId, createdBy: user.id, origin: originOf(request), files: stored.files })
+    // 'Sesión creada' is shown once the video has arrived, by the dialog that sends it.
+    return success({ sessionId, uploadUrl: upload.uploadUrl })
+  } catch (error) {
+    await removeKeys(stored.keys)
+    logger.error({ err: error }, 'ceo session not created')
+    refuse(502, SESSION_MESSAGES.createFailed)
+  }
+}
+
+async function updateIntent(request: Request, user: CurrentUser, input: Input<'update-session'>, files: UploadedFile[]) {
+  const session = await ownedSession(user, input.sessionId, SESSION_MESSAGES.updateFailed)
+  const stored = await storeFiles(session.id, files)
+  const replaced = [
+    stored.files.thumbnailKey && session.thumbnailKey,
+    (stored.files.pdfKey || input.removePdf) && session.pdfKey,
+    stored.files.captionsKey && session.captionsKey,
+  ].filter((key): key is string => Boolean(key))
+  try {
+    await updateSession(session.id, fieldsOf(input), {
+      ...stored.files,
+      ...(input.removePdf && !stored.files.pdfKey ? { pdfKey: null, pdfName: null } : {}),
+    })
+  } catch (error) {
+    await removeKeys(stored.keys)
+    throw error
+  }
+  await removeKeys(replaced)
+  const upload = input.videoSize ? await replaceVideo(session.id, { userId: user.id, origin: originOf(request) }) : null
+  return success({ sessionId: session.id, uploadUrl: upload?.uploadUrl ?? null }, { title: SESSION_MESSAGES.updated })
+}
+
+async function deleteIntent(user: CurrentUser, input: Input<'delete-session'>) {
+  const session = await ownedSession(user, input.sessionId, SESSION_MESSAGES.deleteFailed)
+  await deleteSession(session.id)
+  return success({ sessionId: session.id }, { title: SESSION_MESSAGES.deleted })
+}
+
+/** Spec 001 §6: the session's creator or an admin edits and deletes it. */
+async function ownedSession(user: CurrentUser, sessionId: string, message: string) {
+  const session = await getSessionOwner(sessionId)
+  if (!session) refuse(404, message, { detail: { sessionId } })
+  if (session.createdBy !== user.id && !can(user, 'manage-sessions')) refuse(403, message, { detail: { sessionId } })
+  return session
+}
+
+/** Members with access act on published sessions only: a draft is nobody's to like or comment. */
+async function publishedSession(sessionId: string, message: string) {
+  const session = await getSessionOwner(sessionId)
+  if (!session || session.publicationStatus !== 'published') refuse(404, message, { detail: { sessionId } })
+  return session
+}
+
+async function likeIntent(user: CurrentUser, input: Input<'like-session'>) {
+  requireAccess(user, 'Necesitas acceso premium para dar like')
+  const session = await publishedSession(input.sessionId, SESSION_MESSAGES.reaction)
+  return success({ sessionId: session.id, ...(await toggleSessionLike(session.id, user.id)) })
+}
+
+async function addCommentIntent(user: CurrentUser, input: Input<'add-comment'>) {
+  requireAccess(user, 'Necesitas acceso premium para comentar')
+  const failure = input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario'
+  const limited = await checkRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
+  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  const commentId = await addSessionComment({
+    sessionId: input.sessionId,
+    userId: user.id,
+    content: input.content,
+    parentCommentId: input.parentCommentId ?? null,
+    actorName: displayName(user.profile),
+  })
+  if (!commentId) refuse(404, failure, { detail: { sessionId: input.sessionId, parentCommentId: input.parentCommentId } })
+  return success({ sessionId: input.sessionId, commentId }, { title: input.parentCommentId ? 'Respuesta añadida' : 'Comentario añadido' })
+}
+
+async function updateCommentIntent(user: CurrentUser, input: Input<'update-comment'>) {
+  requireAccess(user)
+  const comment = await getSessionComment(input.commentId)
+  if (!comment) refuse(404, 'No se pudieron guardar los cambios')
+  if (comment.userId !== user.id) refuse(403, 'No se pudieron guardar los cambios', { detail: { commentId: comment.id } })
+  await updateSessionComment(comment.id, input.content)
+  return success({ sessionId: comment.sessionId, commentId: comment.id }, { title: 'Comentario actualizado' })
+}
+
+async function deleteCommentIntent(user: CurrentUser, input: Input<'delete-comment'>) {
+  const comment = await getSessionComment(input.commentId)
+  if (!comment) refuse(404, 'No se pudo eliminar el comentario')
+  if (comment.userId !== user.id && !can(user, 'moderate-content')) {
+    refuse(403, 'No se pudo eliminar el comentario', { detail: { commentId: comment.id } })
+  }
+  await deleteSessionComment(comment.id)
+  return success({ sessionId: comment.sessionId, commentId: comment.id }, { title: 'Comentario eliminado' })
+}
+
+async function progressIntent(user: CurrentUser, input: Input<'save-progress'>) {
+  requireAccess(user)
+  const session = await publishedSession(input.sessionId, SESSION_MESSAGES.notFound)
+  await saveProgress(session.id, user.id, input.positionSeconds)
+  return success({ sessionId: session.id })
+}
+
+/**
+ * Checks each file by its bytes and stores it under the session: the thumbnail re-encoded (no
+ * metadata, 16:9), the PDF as sent under a sanitized name, captions only when they are WebVTT.
+ * A refusal removes what was already stored, so a rejected form leaves nothing behind.
+ */
+async function storeFiles(sessionId: string, files: UploadedFile[]) {
+  const keys: string[] = []
+  const stored: SessionFiles = {}
+  const storage = getStorage()
+  const stamp = Date.now()
+  try {
+    for (const file of files) {
+      if (file.field === 'thumbnail') {
+        if (file.buffer.length > THUMBNAIL_MAX_BYTES) refuse(413, tooLarge('thumbnail', file.buffer.length))
+        if (!sniffImageType(file.buffer)) refuse(415, SESSION_MESSAGES.imageType)
+        const key = `sessions/${sessionId}/thumb_${stamp}.webp`
+        await storage.put(key, await encodeThumbnail(file.buffer), 'image/webp')
+        keys.push(key)
+        stored.thumbnailKey = key
+      } else if (file.field === 'pdf') {
+        if (file.buffer.length > PDF_MAX_BYTES) refuse(413, tooLarge('pdf', file.buffer.length))
+        if (file.buffer.subarray(0, 5).toString('latin1') !== '%PDF-') refuse(415, SESSION_MESSAGES.pdfType)
+        const key = `sessions/${sessionId}/${stamp}.pdf`
+        await storage.put(key, file.buffer, 'application/pdf')
+        keys.push(key)
+        stored.pdfKey = key
+        stored.pdfName = pdfName(file.filename)
+      } else if (file.field === 'captions') {
+        if (file.buffer.length > CAPTIONS_MAX_BYTES || !isWebVtt(file.buffer)) refuse(415, SESSION_MESSAGES.captionsType)
+        const key = `sessions/${sessionId}/captions_${stamp}.vtt`
+        await storage.put(key, file.buffer, 'text/vtt; charset=utf-8')
+        keys.push(key)
+        stored.captionsKey = key
+      }
+    }
+  } catch (error) {
+    await removeKeys(keys)
+    if (error instanceof ImageRejectedError) refuse(422, SESSION_MESSAGES.imageType, { detail: { reason: error.reason } })
+    throw error
+  }
+  return { files: stored, keys }
+}
+
+async function removeKeys(keys: string[]) {
+  await Promise.all(
+    keys.map((key) =>
+      getStorage()
+        .delete(key)
+        .catch((error: unknown) => logger.warn({ err: error, key }, 'ceo session file not removed')),
+    ),
+  )
+}
+
+/** Spec 001 §5: letters, digits, dot and hyphen only; accents dropped, the rest a hyphen. */
+export function pdfName(original: string) {
+  const base = original
+    .replace(/\.pdf$/i, '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .replace(/[^A-Za-z0-9.-]+/g, '-')
+    .replace(/^[.-]+|-+$/g, '')
+    .slice(0, 100)
+  return `${base || 'documento'}.pdf`
+}
+
+function isWebVtt(buffer: Buffer) {
+  const text = buffer.toString('utf8').replace(/^\uFEFF/, '')
+  return /^WEBVTT(?:[ \t\r\n]|$)/.test(text) && !buffer.includes(0)
+}

@@ -1,0 +1,355 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { Loader2, Plus, X } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { useFetcher, useRevalidator } from 'react-router'
+import { failedSubmission, type Result } from '~/platform/http/result'
+import { Button } from '~/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/ui/dialog'
+import { Field, FileField, FormError, TextareaField } from '~/ui/field'
+import { Input } from '~/ui/input'
+import { Label } from '~/ui/label'
+import { showToast, useResultToast } from '~/ui/toast'
+import {
+  SHORT_TEXT_MAX,
+  TAG_MAX,
+  TAGS_MAX,
+  TEXT_MAX,
+  TITLE_MAX,
+  tooLarge,
+  VIDEO_CHUNK_BYTES,
+  PDF_MAX_BYTES,
+  THUMBNAIL_MAX_BYTES,
+  SESSION_MESSAGES,
+  VIDEO_MAX_BYTES,
+} from '../limits'
+import { SESSIONS_ACTION } from '../paths'
+import type { SessionFieldsInput } from '../schemas'
+
+/** What the edit dialog starts from (loaded by the tab when '?editar=' names a session). */
+export interface EditableSession {
+  id: string
+  title: string
+  summary: string
+  description: string
+  ceoName: string
+  ceoPosition: string
+  ceoCompany: string
+  sessionDate: string
+  durationMinutes: number | null
+  tags: string[]
+  isFeatured: boolean
+  pdfName: string | null
+}
+
+type SessionResult = Result<{ sessionId?: string; uploadUrl?: string | null }>
+
+/** Spec 001 §4: idle → (form saved) → uploading → done, back to idle. */
+type Progress = { stage: 'idle' } | { stage: 'creating' } | { stage: 'uploading'; percent: number } | { stage: 'done' }
+
+/**
+ * The create and edit dialog (spec 001 §5). The form's texts and small files go to the action;
+ * the video never goes through a form: the action answers an upload address and the browser
+ * sends the video there in 5120 KB chunks (the app itself, or Mux), with its progress shown.
+ */
+export function SessionDialog({ session, open, onClose }: { session?: EditableSession; open: boolean; onClose: () => void }) {
+  const fetcher = useFetcher<SessionResult>()
+  const revalidator = useRevalidator()
+  const formRef = useRef<HTMLFormElement>(null)
+  const [video, setVideo] = useState<File | null>(null)
+  const [videoError, setVideoError] = useState<string | null>(null)
+  const [pdfError, setPdfError] = useState<string | null>(null)
+  const [thumbnailError, setThumbnailError] = useState<string | null>(null)
+  const [progress, setProgress] = useState<Progress>({ stage: 'idle' })
+  const [tags, setTags] = useState<string[]>(session?.tags ?? [])
+  const editing = Boolean(session)
+  const busy = fetcher.state !== 'idle' || progress.stage === 'creating' || progress.stage === 'uploading'
+
+  const [form, fields] = useForm<SessionFieldsInput>({
+    id: session ? `edit-session-${session.id}` : 'new-session',
+    lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
+    // Tags are kept by TagsInput; the rest starts from the session being edited.
+    defaultValue: session && {
+      title: session.title,
+      summary: session.summary,
+      description: session.description,
+      ceoName: session.ceoName,
+      ceoPosition: session.ceoPosition,
+      ceoCompany: session.ceoCompany,
+      sessionDate: session.sessionDate,
+      durationMinutes: session.durationMinutes === null ? '' : String(session.durationMinutes),
+      isFeatured: session.isFeatured ? 'on' : '',
+    },
+    shouldRevalidate: 'onInput',
+    onSubmit(event) {
+      const missing = ['title', 'summary', 'description', 'ceoName', 'ceoPosition', 'ceoCompany', 'sessionDate'].some(
+        (name) => !String(new FormData(event.currentTarget).get(name) ?? '').trim(),
+      )
+      if (missing || (!editing && !video)) {
+        event.preventDefault()
+        if (!editing && !video) setVideoError(SESSION_MESSAGES.videoRequired)
+        showToast({ type: 'error', ...SESSION_MESSAGES.required })
+        return
+      }
+      if (videoError || pdfError || thumbnailError) event.preventDefault()
+      else setProgress({ stage: 'creating' })
+    },
+  })
+
+  // Once the session is saved, the video goes to the address the action answered.
+  useResultToast(fetcher.state, fetcher.data, {
+    onSuccess: () => {
+      const answer = fetcher.data
+      if (answer?.ok && answer.uploadUrl && video) void sendVideo(answer.uploadUrl, video)
+      else finish()
+    },
+    onError: () => setProgress({ stage: 'idle' }),
+  })
+
+  function finish() {
+    if (!editing) showToast(SESSION_MESSAGES.created)
+    setProgress({ stage: 'done' })
+    void revalidator.revalidate()
+    formRef.current?.reset()
+    setVideo(null)
+    setTags([])
+    onClose()
+    setProgress({ stage: 'idle' })
+  }
+
+  async function sendVideo(endpoint: string, file: File) {
+    setProgress({ stage: 'uploading', percent: 0 })
+    const { createUpload } = await import('@mux/upchunk')
+    const upload = createUpload({ endpoint, file, chunkSize: VIDEO_CHUNK_BYTES.size / 1024, attempts: 5 })
+    upload.on('progress', (event: CustomEvent<number>) => setProgress({ stage: 'uploading', percent: Math.floor(event.detail) }))
+    upload.on('success', () => finish())
+    upload.on('error', () => {
+      setProgress({ stage: 'idle' })
+      // The session exists and waits for its video ('Mis sesiones en proceso'); nothing typed is lost.
+      showToast({
+        type: 'error',
+        title: SESSION_MESSAGES.videoUploadFailed,
+        description: 'La sesión quedó guardada sin video. Elimínala y vuelve a crearla, o edítala para subir el video de nuevo.',
+      })
+      void revalidator.revalidate()
+    })
+  }
+
+  // Leaving the page would cut the upload: the browser asks first.
+  useEffect(() => {
+    if (progress.stage !== 'uploading') return
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault()
+    window.addEventListener('beforeunload', warn)
+    return () => window.removeEventListener('beforeunload', warn)
+  }, [progress.stage])
+
+  /**
+   * Spec 001 §5: a file of the wrong type or over its limit is refused with a toast and the input
+   * is cleared. Answers whether the file may stay chosen.
+   */
+  function checkFile(kind: 'video' | 'pdf' | 'thumbnail', file: File | undefined) {
+    const setError = { video: setVideoError, pdf: setPdfError, thumbnail: setThumbnailError }[kind]
+    setError(null)
+    if (kind === 'video') setVideo(null)
+    if (!file) return true
+    const rightType = { video: file.type.startsWith('video/'), pdf: file.type.includes('pdf'), thumbnail: file.type.startsWith('image/') }[
+      kind
+    ]
+    const limit = { video: VIDEO_MAX_BYTES, pdf: PDF_MAX_BYTES, thumbnail: THUMBNAIL_MAX_BYTES }[kind]
+    const typeProblem = { video: SESSION_MESSAGES.videoType, pdf: SESSION_MESSAGES.pdfType, thumbnail: SESSION_MESSAGES.imageType }[kind]
+    const problem = !rightType ? typeProblem : file.size > limit ? tooLarge(kind, file.size) : null
+    if (problem) {
+      showToast({ type: 'error', ...problem })
+      setError(problem.description)
+      return false
+    }
+    if (kind === 'video') setVideo(file)
+    return true
+  }
+  const title = editing ? 'Editar Sesión' : 'Nueva Sesión'
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (!next && !busy ? onClose() : undefined)}>
+      <DialogContent className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto" onInteractOutside={(event) => event.preventDefault()}>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>
+          {editing
+            ? 'Cambia los datos de la sesión o reemplaza sus archivos.'
+            : 'Los campos marcados con * son obligatorios. El video se procesa después de subirlo.'}
+        </DialogDescription>
+        <fetcher.Form
+          ref={formRef}
+          method="post"
+          action={SESSIONS_ACTION}
+          encType="multipart/form-data"
+          className="grid gap-3"
+          {...getFormProps(form)}
+        >
+          <input type="hidden" name="intent" value={editing ? 'update-session' : 'create-session'} />
+          {session ? <input type="hidden" name="sessionId" value={session.id} /> : null}
+          {video ? (
+            <>
+              <input type="hidden" name="videoSize" value={video.size} />
+              <input type="hidden" name="videoType" value={video.type} />
+            </>
+          ) : null}
+          <FormError errors={fetcher.data && !fetcher.data.ok ? [fetcher.data.message.description ?? fetcher.data.message.title] : null} />
+          <Field
+            label="Título *"
+            errors={fields.title.errors}
+            inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: TITLE_MAX }}
+          />
+          <TextareaField label="Resumen *" field={fields.summary} rows={2} maxLength={SHORT_TEXT_MAX} />
+          <TextareaField label="Descripción *" field={fields.description} rows={4} maxLength={TEXT_MAX} />
+          <div className="grid gap-3 sm:grid-cols-3">
+            <Field
+              label="Nombre del CEO *"
+              errors={fields.ceoName.errors}
+              inputProps={{ ...getInputProps(fields.ceoName, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
+            />
+            <Field
+              label="Cargo *"
+              errors={fields.ceoPosition.errors}
+              inputProps={{ ...getInputProps(fields.ceoPosition, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
+            />
+            <Field
+              label="Empresa *"
+              errors={fields.ceoCompany.errors}
+              inputProps={{ ...getInputProps(fields.ceoCompany, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
+            />
+          </div>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label="Fecha de la sesión (hora de Madrid) *"
+              errors={fields.sessionDate.errors}
+              inputProps={getInputProps(fields.sessionDate, { type: 'datetime-local' })}
+            />
+            <Field
+              label="Duración en minutos"
+              errors={fields.durationMinutes.errors}
+              inputProps={{ ...getInputProps(fields.durationMinutes, { type: 'number' }), min: 1, step: 1, inputMode: 'numeric' }}
+            />
+          </div>
+          <TagsInput tags={tags} onChange={setTags} errors={fields.tags.errors} />
+          <label className="flex items-center gap-2 text-sm">
+            <input {...getInputProps(fields.isFeatured, { type: 'checkbox' })} className="size-4" /> Sesión destacada
+          </label>
+          <FileField
+            label={editing ? 'Reemplazar video' : 'Video *'}
+            name=""
+            accept="video/mp4,video/webm,video/quicktime,video/*"
+            help="MP4, WebM o MOV, hasta 500 MB."
+            error={videoError}
+            onFiles={(files) => checkFile('video', files[0])}
+          />
+          <FileField
+            label={editing ? 'Reemplazar miniatura' : 'Miniatura'}
+            name="thumbnail"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            help="Opcional. Sin miniatura se usa un fotograma del video."
+            error={thumbnailError}
+            onFiles={(files) => checkFile('thumbnail', files[0])}
+          />
+          <FileField
+            label={editing && session?.pdfName ? `Reemplazar PDF (${session.pdfName})` : 'PDF'}
+            name="pdf"
+            accept="application/pdf,.pdf"
+            help="Opcional, hasta 20 MB."
+            error={pdfError}
+            onFiles={(files) => checkFile('pdf', files[0])}
+          />
+          {editing && session?.pdfName ? (
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="removePdf" className="size-4" /> Quitar el PDF actual
+            </label>
+          ) : null}
+          <FileField label="Subtítulos (WebVTT)" name="captions" accept=".vtt,text/vtt" help="Opcional: un archivo .vtt en español." />
+          <ProgressLine progress={progress} />
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="ghost" onClick={onClose} disabled={busy}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
+              {editing ? 'Guardar cambios' : 'Crear sesión'}
+            </Button>
+          </div>
+        </fetcher.Form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function ProgressLine({ progress }: { progress: Progress }) {
+  if (progress.stage === 'idle') return null
+  const label =
+    progress.stage === 'creating'
+      ? 'Guardando la sesión...'
+      : progress.stage === 'uploading'
+        ? `Subiendo video... ${progress.percent}%`
+        : 'Sesión guardada'
+  return (
+    <div className="grid gap-1" role="status">
+      <p className="text-sm font-medium">{label}</p>
+      {progress.stage === 'uploading' ? (
+        <progress className="h-2 w-full accent-primary" max={100} value={progress.percent} aria-label="Progreso de la subida del video" />
+      ) : null}
+      {progress.stage === 'uploading' ? <p className="text-xs text-muted-foreground">No cierres esta página hasta que termine.</p> : null}
+    </div>
+  )
+}
+
+/** Spec 001 §5: tags trimmed and without repeats, added with 'Agregar' or Enter. */
+function TagsInput({ tags, onChange, errors }: { tags: string[]; onChange: (tags: string[]) => void; errors?: string[] }) {
+  const [draft, setDraft] = useState('')
+  const add = () => {
+    const tag = draft.trim().slice(0, TAG_MAX)
+    if (tag && !tags.some((existing) => existing.toLowerCase() === tag.toLowerCase()) && tags.length < TAGS_MAX) onChange([...tags, tag])
+    setDraft('')
+  }
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor="session-tag">Etiquetas</Label>
+      <div className="flex gap-2">
+        <Input
+          id="session-tag"
+          value={draft}
+          maxLength={TAG_MAX}
+          onChange={(event) => setDraft(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault()
+              add()
+            }
+          }}
+          placeholder="Liderazgo, Estrategia..."
+        />
+        <Button type="button" variant="secondary" onClick={add}>
+          <Plus className="size-4" aria-hidden /> Agregar
+        </Button>
+      </div>
+      {tags.length ? (
+        <ul className="flex flex-wrap gap-1.5" aria-label="Etiquetas añadidas">
+          {tags.map((tag) => (
+            <li key={tag} className="inline-flex items-center gap-1 rounded-full bg-secondary px-2.5 py-0.5 text-xs font-medium">
+              {tag}
+              <input type="hidden" name="tags" value={tag} />
+              <button
+                type="button"
+                onClick={() => onChange(tags.filter((t) => t !== tag))}
+                className="rounded-full p-0.5 hover:bg-background"
+              >
+                <X className="size-3" aria-hidden />
+                <span className="sr-only">Quitar la etiqueta {tag}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {errors?.length ? (
+        <p role="alert" className="text-sm text-destructive">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
+  )
+}

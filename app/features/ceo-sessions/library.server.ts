@@ -1,0 +1,269 @@
+import { and, desc, eq, gt, lt, ne, or, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import { profiles } from '~/features/account/schema'
+import { displayName } from '~/features/account/display-name'
+import type { CurrentUser } from '~/platform/auth/guards.server'
+import { can } from '~/platform/auth/capabilities'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import { signedUploadUrl } from '~/platform/storage/signed-url.server'
+import { ceoSessionLikes, ceoSessionProgress, ceoSessions } from './schema'
+import { searchTextOf } from './sessions.server'
+
+/** Cards per page of the library. */
+export const LIBRARY_PAGE_SIZE = 24
+
+const cardColumns = {
+  id: ceoSessions.id,
+  title: ceoSessions.title,
+  ceoName: ceoSessions.ceoName,
+  ceoPosition: ceoSessions.ceoPosition,
+  ceoCompany: ceoSessions.ceoCompany,
+  sessionDate: ceoSessions.sessionDate,
+  durationMinutes: ceoSessions.durationMinutes,
+  tags: ceoSessions.tags,
+  isFeatured: ceoSessions.isFeatured,
+  thumbnailKey: ceoSessions.thumbnailKey,
+  pdfKey: ceoSessions.pdfKey,
+  viewCount: ceoSessions.viewCount,
+  likeCount: ceoSessions.likeCount,
+  commentCount: ceoSessions.commentCount,
+  createdBy: ceoSessions.createdBy,
+  publishedAt: ceoSessions.publishedAt,
+}
+
+type CardRow = Awaited<ReturnType<typeof listLibrary>>['sessions'][number]
+
+/** What a card shows, with what this viewer may do with it. */
+export function toCardView(row: CardRow, viewer: Pick<CurrentUser, 'id' | 'roles'>) {
+  return {
+    id: row.id,
+    title: row.title,
+    ceoName: row.ceoName,
+    ceoPosition: row.ceoPosition,
+    ceoCompany: row.ceoCompany,
+    sessionDate: row.sessionDate.toISOString(),
+    durationMinutes: row.durationMinutes,
+    tags: row.tags,
+    isFeatured: row.isFeatured,
+    thumbnailUrl: row.thumbnailKey ? signedUploadUrl(row.thumbnailKey, 'miniatura.webp') : null,
+    hasPdf: Boolean(row.pdfKey),
+    viewCount: row.viewCount,
+    likeCount: row.likeCount,
+    commentCount: row.commentCount,
+    canManage: row.createdBy === viewer.id || can(viewer, 'manage-sessions'),
+  }
+}
+export type SessionCardView = ReturnType<typeof toCardView>
+
+/** Where the next page starts: (session_date in ms, id) of the last card shown. */
+export function encodeLibraryCursor(row: { sessionDate: Date; id: string }) {
+  return `${row.sessionDate.getTime()}_${row.id}`
+}
+
+function decodeLibraryCursor(value: string | null) {
+  const match = value ? /^(\d{1,15})_([0-9a-f-]{36})$/.exec(value) : null
+  return match ? { date: new Date(Number(match[1])), id: match[2]! } : null
+}
+
+/** The search as the model stores it: lower case, without accents. */
+export function normalizeSearch(query: string) {
+  return searchTextOf({ title: query, summary: '', description: '', ceoName: '', ceoCompany: '', tags: [] }).trim()
+}
+
+/**
+ * Published sessions, newest session first (spec 001 §7), optionally only those whose title, CEO,
+ * company, texts or tags contain every word searched, accents and case aside. One query.
+ */
+export async function listLibrary({ search, cursor }: { search: string; cursor: string | null }) {
+  const after = decodeLibraryCursor(cursor)
+  const words = normalizeSearch(search).split(/\s+/).filter(Boolean).slice(0, 8)
+  const rows = await getDb()
+    .select(cardColumns)
+    .from(ceoSessions)
+    .where(
+      and(
+        eq(ceoSessions.publicationStatus, 'published'),
+        after
+          ? or(lt(ceoSessions.sessionDate, after.date), and(eq(ceoSessions.sessionDate, after.date), lt(ceoSessions.id, after.id)))
+          : undefined,
+        ...words.map((word) => sql`${ceoSessions.searchText} like ${`%${word.replace(/[\\%_]/g, '\\$&')}%`}`),
+      ),
+    )
+    .orderBy(desc(ceoSessions.sessionDate), desc(ceoSessions.id))
+    .limit(LIBRARY_PAGE_SIZE + 1)
+  const shown = rows.slice(0, LIBRARY_PAGE_SIZE)
+  const last = shown.at(-1)
+  return { sessions: shown, nextCursor: rows.length > LIBRARY_PAGE_SIZE && last ? encodeLibraryCursor(last) : null }
+}
+
+/**
+ * 'Mis sesiones en proceso': the creator's sessions not yet published, and those published in
+ * the last day (so the creator sees 'Publicada' once processing ends), newest first.
+ */
+export async function listMyInProcess(userId: string) {
+  return getDb()
+    .select({
+      id: ceoSessions.id,
+      title: ceoSessions.title,
+      publicationStatus: ceoSessions.publicationStatus,
+      uploadStatus: ceoSessions.uploadStatus,
+      createdAt: ceoSessions.createdAt,
+    })
+    .from(ceoSessions)
+    .where(
+      and(
+        eq(ceoSessions.createdBy, userId),
+        or(ne(ceoSessions.publicationStatus, 'published'), gt(ceoSessions.publishedAt, sql`now() - interval '1 day'`)),
+      ),
+    )
+    .orderBy(desc(ceoSessions.createdAt))
+    .limit(20)
+}
+
+/** Sessions the member started and did not finish, most recent first ('Continuar viendo'). */
+export async function listContinueWatching(userId: string) {
+  const rows = await getDb()
+    .select({ ...cardColumns, positionSeconds: ceoSessionProgress.positionSeconds })
+    .from(ceoSessionProgress)
+    .innerJoin(ceoSessions, eq(ceoSessions.id, ceoSessionProgress.sessionId))
+    .where(
+      and(eq(ceoSessionProgress.userId, userId), gt(ceoSessionProgress.positionSeconds, 0), eq(ceoSessions.publicationStatus, 'published')),
+    )
+    .orderBy(desc(ceoSessionProgress.updatedAt))
+    .limit(4)
+  return rows
+}
+
+/** Everything the video page shows of one session, with the viewer's like and saved position. */
+export async function getSessionPage(sessionId: string, viewerId: string) {
+  const myLike = alias(ceoSessionLikes, 'my_session_like')
+  const myProgress = alias(ceoSessionProgress, 'my_progress')
+  const [row] = await getDb()
+    .select({
+      ...cardColumns,
+      summary: ceoSessions.summary,
+      description: ceoSessions.description,
+      pdfName: ceoSessions.pdfName,
+      captionsKey: ceoSessions.captionsKey,
+      videoKey: ceoSessions.videoKey,
+      videoContentType: ceoSessions.videoContentType,
+      muxPlaybackId: ceoSessions.muxPlaybackId,
+      publicationStatus: ceoSessions.publicationStatus,
+      likedByMe: sql<boolean>`${myLike.userId} is not null`,
+      positionSeconds: myProgress.positionSeconds,
+      creatorFirstName: profiles.firstName,
+      creatorLastName: profiles.lastName,
+      creatorDisplayName: profiles.displayName,
+    })
+    .from(ceoSessions)
+    .leftJoin(myLike, and(eq(myLike.sessionId, ceoSessions.id), eq(myLike.userId, viewerId)))
+    .leftJoin(myProgress, and(eq(myProgress.sessionId, ceoSessions.id), eq(myProgress.userId, viewerId)))
+    .leftJoin(profiles, eq(profiles.userId, ceoSessions.createdBy))
+    .where(eq(ceoSessions.id, sessionId))
+    .limit(1)
+  if (!row) return null
+  return {
+    ...row,
+    creatorName: row.creatorFirstName
+      ? displayName({ displayName: row.creatorDisplayName, firstName: row.creatorFirstName, lastName: row.creatorLastName })
+      : null,
+  }
+}
+
+/** The fields the edit dialog shows. */
+export async function getSessionForEdit(sessionId: string) {
+  const [row] = await getDb()
+    .select({
+      id: ceoSessions.id,
+      title: ceoSessions.title,
+      summary: ceoSessions.summary,
+      description: ceoSessions.description,
+      ceoName: ceoSessions.ceoName,
+      ceoPosition: ceoSessions.ceoPosition,
+      ceoCompany: ceoSessions.ceoCompany,
+      sessionDate: ceoSessions.sessionDate,
+      durationMinutes: ceoSessions.durationMinutes,
+      tags: ceoSessions.tags,
+      isFeatured: ceoSessions.isFeatured,
+      pdfName: ceoSessions.pdfName,
+      hasThumbnail: sql<boolean>`${ceoSessions.thumbnailKey} is not null`,
+      hasCaptions: sql<boolean>`${ceoSessions.captionsKey} is not null`,
+      createdBy: ceoSessions.createdBy,
+      publicationStatus: ceoSessions.publicationStatus,
+    })
+    .from(ceoSessions)
+    .where(eq(ceoSessions.id, sessionId))
+    .limit(1)
+  return row ?? null
+}
+
+/** Who owns a session and what it holds, for the guards and the file replacements of an edit. */
+export async function getSessionOwner(sessionId: string, executor: DbExecutor = getDb()) {
+  const [row] = await executor
+    .select({
+      id: ceoSessions.id,
+      title: ceoSessions.title,
+      createdBy: ceoSessions.createdBy,
+      publicationStatus: ceoSessions.publicationStatus,
+      thumbnailKey: ceoSessions.thumbnailKey,
+      pdfKey: ceoSessions.pdfKey,
+      captionsKey: ceoSessions.captionsKey,
+    })
+    .from(ceoSessions)
+    .where(eq(ceoSessions.id, sessionId))
+    .limit(1)
+  return row ?? null
+}
+
+/** Spec 001 §4: +1 per opening, in the database (no read-then-write race). Published sessions only. */
+export async function recordView(sessionId: string) {
+  const [row] = await getDb()
+    .update(ceoSessions)
+    .set({ viewCount: sql`${ceoSessions.viewCount} + 1` })
+    .where(and(eq(ceoSessions.id, sessionId), eq(ceoSessions.publicationStatus, 'published')))
+    .returning({ viewCount: ceoSessions.viewCount })
+  return row?.viewCount ?? null
+}
+
+/** Like or unlike; the counter moves with the like in one transaction and never below 0. */
+export async function toggleSessionLike(sessionId: string, userId: string) {
+  return getDb().transaction(async (tx) => {
+    const removed = await tx
+      .delete(ceoSessionLikes)
+      .where(and(eq(ceoSessionLikes.sessionId, sessionId), eq(ceoSessionLikes.userId, userId)))
+      .returning({ sessionId: ceoSessionLikes.sessionId })
+    if (removed.length) {
+      const [row] = await tx
+        .update(ceoSessions)
+        .set({ likeCount: sql`greatest(${ceoSessions.likeCount} - 1, 0)` })
+        .where(eq(ceoSessions.id, sessionId))
+        .returning({ likeCount: ceoSessions.likeCount })
+      return { liked: false, likeCount: row?.likeCount ?? 0 }
+    }
+    const added = await tx
+      .insert(ceoSessionLikes)
+      .values({ sessionId, userId })
+      .onConflictDoNothing()
+      .returning({ sessionId: ceoSessionLikes.sessionId })
+    const [row] = added.length
+      ? await tx
+          .update(ceoSessions)
+          .set({ likeCount: sql`${ceoSessions.likeCount} + 1` })
+          .where(eq(ceoSessions.id, sessionId))
+          .returning({ likeCount: ceoSessions.likeCount })
+      : // A concurrent request liked first: counted once.
+        await tx.select({ likeCount: ceoSessions.likeCount }).from(ceoSessions).where(eq(ceoSessions.id, sessionId))
+    return { liked: true, likeCount: row?.likeCount ?? 0 }
+  })
+}
+
+/** Where the member stopped watching; written at most as often as the player reports. */
+export async function saveProgress(sessionId: string, userId: string, positionSeconds: number) {
+  await getDb()
+    .insert(ceoSessionProgress)
+    .values({ sessionId, userId, positionSeconds })
+    .onConflictDoUpdate({
+      target: [ceoSessionProgress.sessionId, ceoSessionProgress.userId],
+      set: { positionSeconds, updatedAt: sql`now()` },
+    })
+}

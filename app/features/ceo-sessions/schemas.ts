@@ -1,0 +1,118 @@
+import { z } from 'zod'
+import { CommentContent, CONTROL_CHARS } from '~/features/feed/schemas'
+import { fromWallTime } from '~/platform/dates'
+import { SHORT_TEXT_MAX, TAG_MAX, TAGS_MAX, TEXT_MAX, TITLE_MAX, VIDEO_MAX_BYTES } from './limits'
+
+// Rules of spec 001 §5 for sessions, enforced by the server; the dialogs repeat them to answer sooner.
+
+const REQUIRED = 'Este campo es obligatorio'
+
+function text(max: number, { multiline = false } = {}) {
+  return z
+    .string({ error: REQUIRED })
+    .trim()
+    .min(1, REQUIRED)
+    .max(max, `Máximo ${max} caracteres`)
+    .refine((value) => !CONTROL_CHARS.test(value) && (multiline || !/[\r\n]/.test(value)), 'Contiene caracteres no válidos')
+}
+
+/** Forms send repeated hidden fields: one value arrives as a string, none as nothing. */
+const tags = z.preprocess(
+  (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+  z
+    .array(
+      z
+        .string()
+        .trim()
+        .max(TAG_MAX, `Cada etiqueta tiene como máximo ${TAG_MAX} caracteres`)
+        .refine((value) => !CONTROL_CHARS.test(value) && !/[\r\n]/.test(value), 'Etiqueta no válida'),
+    )
+    .transform((values) => {
+      // Trimmed and without repeats (spec), whatever their case: 'Liderazgo' and 'liderazgo' are one.
+      const seen = new Set<string>()
+      return values.filter((tag) => tag && !seen.has(tag.toLowerCase()) && seen.add(tag.toLowerCase()))
+    })
+    .refine((values) => values.length <= TAGS_MAX, `Máximo ${TAGS_MAX} etiquetas`),
+)
+
+const sessionId = z.uuid('Sesión no válida')
+
+export const SessionFieldsSchema = z.object({
+  title: text(TITLE_MAX),
+  summary: text(SHORT_TEXT_MAX, { multiline: true }),
+  description: text(TEXT_MAX, { multiline: true }),
+  ceoName: text(SHORT_TEXT_MAX),
+  ceoPosition: text(SHORT_TEXT_MAX),
+  ceoCompany: text(SHORT_TEXT_MAX),
+  sessionDate: z
+    .string({ error: REQUIRED })
+    .min(1, REQUIRED)
+    .transform((value, ctx) => {
+      const date = fromWallTime(value)
+      if (!date) ctx.addIssue({ code: 'custom', message: 'Fecha no válida' })
+      return date ?? new Date(Number.NaN)
+    }),
+  durationMinutes: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce
+      .number({ error: 'La duración debe ser un número entero de minutos' })
+      .int('La duración debe ser un número entero de minutos')
+      .min(1, 'La duración debe ser de al menos 1 minuto')
+      .max(100_000, 'La duración no es válida')
+      .optional()
+      .transform((value) => value ?? null),
+  ),
+  tags,
+  isFeatured: z.preprocess((value) => value === 'on' || value === 'true', z.boolean()),
+})
+
+/** What the browser declares about the video before sending it in chunks (checked again on arrival). */
+const videoDeclaration = {
+  videoSize: z.coerce
+    .number({ error: 'El video es obligatorio' })
+    .int()
+    .min(1, 'El video es obligatorio')
+    .max(VIDEO_MAX_BYTES, 'Archivo muy grande. El límite máximo es 500MB.'),
+  videoType: z.string().regex(/^video\//, 'Tipo de archivo inválido. Solo se permiten videos MP4, WebM o MOV.'),
+}
+
+const CreateSessionSchema = SessionFieldsSchema.extend({ intent: z.literal('create-session'), ...videoDeclaration })
+
+const UpdateSessionSchema = SessionFieldsSchema.extend({
+  intent: z.literal('update-session'),
+  sessionId,
+  removePdf: z.preprocess((value) => value === 'on' || value === 'true', z.boolean()),
+  // A replacement video is declared like a new one; without it the video stays.
+  videoSize: videoDeclaration.videoSize.optional().or(z.literal('').transform(() => undefined)),
+  videoType: videoDeclaration.videoType.optional().or(z.literal('').transform(() => undefined)),
+})
+
+const commentId = z.uuid('Comentario no válido')
+
+/** Every change to sessions, one object per intent of the sessions action. */
+export const SessionIntent = z.discriminatedUnion('intent', [
+  CreateSessionSchema,
+  UpdateSessionSchema,
+  z.object({ intent: z.literal('delete-session'), sessionId }),
+  z.object({ intent: z.literal('like-session'), sessionId }),
+  z.object({
+    intent: z.literal('add-comment'),
+    sessionId,
+    parentCommentId: z.preprocess((value) => (value === '' ? undefined : value), commentId.optional()),
+    content: CommentContent,
+  }),
+  z.object({ intent: z.literal('update-comment'), commentId, content: CommentContent }),
+  z.object({ intent: z.literal('delete-comment'), commentId }),
+  z.object({
+    intent: z.literal('save-progress'),
+    sessionId,
+    positionSeconds: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60 * 60),
+  }),
+])
+
+export type SessionIntent = z.output<typeof SessionIntent>
+export type SessionFieldsInput = z.input<typeof SessionFieldsSchema>
