@@ -11,20 +11,35 @@
 //      notifications for the member the benchmark signs in as (bench-viewer@example.com).
 //    Counters (like_count, comment_count) are then computed from the rows, as the app keeps them.
 //    Categories are spread on purpose so that a category filter shows 0, 1, 8 or 20 posts.
-//    The avatar files the profiles name are written too (one small WebP, in DATA_DIR/uploads).
-// 3. Prints one JSON line on stdout: row counts, the viewer's credentials, category ids,
-//    and feed cursors (page 2, a deep page, the last page) in the app's cursor format.
-import { mkdirSync, writeFileSync } from 'node:fs'
+//    Also an admin (bench-admin@example.com, role 'admin': the upload phase creates a session as
+//    them) and 500 published CEO sessions over ~7 years, created by the admin, with likes,
+//    comments and the viewer's progress ('Continuar viendo'); 150 of them are tagged
+//    'Biotecnología' (the bench's search). The published_sessions counter is kept by its trigger.
+//    The avatar files the profiles name are written too (one small WebP, in DATA_DIR/uploads),
+//    and so are the sessions' thumbnails and, for the newest session only, its video (the
+//    test fixture tests/fixtures/session.webm): the other sessions name a video that is not there.
+// 3. Prints one JSON line on stdout: row counts, the viewer's and the admin's credentials,
+//    category ids, feed cursors (page 2, a deep page, the last page) in the app's cursor format,
+//    and the sessions' ids, search and library cursor the bench needs.
+import { createHash } from 'node:crypto'
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { hashPassword } from 'better-auth/crypto'
 
 export const VIEWER_EMAIL = 'bench-viewer@example.com'
 export const VIEWER_PASSWORD = 'bench-password-2024'
+export const ADMIN_EMAIL = 'bench-admin@example.com'
 
 const root = process.cwd()
 const MEMBERS = 1000
 const POSTS = 10000
+const SESSIONS = 500
+/** Session 1, the newest: the one whose video file exists. */
+const VIDEO_SESSION = 1
+const SEARCH_TAG = 'Biotecnología'
+/** The library's page (app/features/ceo-sessions/library.server.ts LIBRARY_PAGE_SIZE). */
+const LIBRARY_PAGE = 24
 
 const FIRST_NAMES = [
   'Lucía',
@@ -101,8 +116,90 @@ const TOPICS = [
   'la fijación de precios',
 ]
 
+const SESSION_TITLES = [
+  'Cómo llevamos una innovación de la fase III al hospital',
+  'Liderar un laboratorio en plena transformación digital',
+  'Negociar el precio de un medicamento huérfano',
+  'De startup biotecnológica a compañía global',
+  'El acceso al mercado en España, sin atajos',
+  'Construir equipos médicos que aprenden',
+  'Lanzar en Europa con un presupuesto contenido',
+  'Datos de vida real para decidir mejor',
+]
+const CEO_POSITIONS = ['CEO', 'Country Manager', 'Managing Director', 'General Manager', 'CEO y fundador']
+// Index 2 ('Biotecnología') is the bench's search: (n + 3k) % 10 puts it on 150 of the 500 sessions.
+const SESSION_TAGS = [
+  'Liderazgo',
+  'Acceso al mercado',
+  SEARCH_TAG,
+  'Estrategia',
+  'Innovación',
+  'Precios',
+  'Equipos',
+  'Transformación digital',
+  'Oncología',
+  'Lanzamientos',
+]
+
 const literal = (value) => `'${String(value).replaceAll("'", "''")}'`
 const array = (values) => `ARRAY[${values.map(literal).join(', ')}]`
+
+// Session ids are md5-based like the posts', with the version (4) and variant (8) digits of a
+// random UUID: the video page checks its parameter with Zod's z.uuid(), which refuses others.
+const sessionId = (n) =>
+  createHash('md5')
+    .update(`bench-session-${n}`)
+    .digest('hex')
+    .replace(/^(.{12}).(.{3}).(.{15})$/, '$14$28$3')
+    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')
+/** Such an id in SQL, from an SQL text expression; the session's for session number `n`. */
+const uuidSql = (text) => `overlay(overlay(md5(${text}) placing '4' from 13) placing '8' from 17)::uuid`
+const sessionIdSql = (n) => uuidSql(`'bench-session-' || ${n}`)
+const thumbnailKey = (n) => `sessions/${sessionId(n)}/thumb_1700000000000.webp`
+// The key the app's processing job would give a WebM (local-video.server.ts), for every session.
+const videoKey = (n) => `sessions/${sessionId(n)}/video_1.webm`
+
+/** The app's search text (sessions.server.ts searchTextOf), computed the same way. */
+function searchTextOf({ title, ceoName, ceoCompany, summary, description, tags }) {
+  return [title, ceoName, ceoCompany, summary, description, ...tags]
+    .join(' ')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+}
+
+/** One VALUES row per session: texts are built here so that search_text is the app's. */
+function sessionValues() {
+  const rows = []
+  for (let n = 1; n <= SESSIONS; n++) {
+    const ceoName = `${FIRST_NAMES[n % FIRST_NAMES.length]} ${LAST_NAMES[(n * 3) % LAST_NAMES.length]}`
+    const ceoCompany = COMPANIES[n % COMPANIES.length]
+    const topic = TOPICS[n % TOPICS.length]
+    const fields = {
+      title: `${SESSION_TITLES[n % SESSION_TITLES.length]} (${n})`,
+      ceoName,
+      ceoCompany,
+      summary: `${ceoName} cuenta cómo ${ceoCompany} abordó ${topic} y qué haría distinto hoy.`,
+      description:
+        `Una conversación abierta sobre ${topic}. ` +
+        `${ceoName} repasa las decisiones de ${ceoCompany} en los últimos años, los errores que más enseñaron ` +
+        'y cómo se organizó el equipo directivo para llegar a tiempo. Al final, preguntas de los miembros.\n\n' +
+        'Material complementario y referencias en el PDF de la sesión cuando lo hay.',
+      tags: [...new Set(Array.from({ length: 1 + (n % 4) }, (_, k) => SESSION_TAGS[(n + k * 3) % SESSION_TAGS.length]))],
+    }
+    // Every five days back from now: ~7 years. Whole hours, as a date typed in the form has no
+    // seconds (the library's cursor is in milliseconds). Published two days after the session.
+    const date = `date_trunc('hour', now()) - interval '${n * 5} days'`
+    rows.push(
+      `(${literal(sessionId(n))}::uuid, ${literal(fields.title)}, ${literal(fields.summary)}, ${literal(fields.description)}, ` +
+        `${literal(ceoName)}, ${literal(CEO_POSITIONS[n % CEO_POSITIONS.length])}, ${literal(ceoCompany)}, ${date}, ` +
+        `${n === VIDEO_SESSION ? 1 : 30 + (n % 60)}, ${array(fields.tags)}::text[], ${n % 25 === 1}, ${literal(searchTextOf(fields))}, ` +
+        `${literal(thumbnailKey(n))}, 'local', ${literal(videoKey(n))}, 'video/webm', 'ready', 'published', ${(n * 37) % 900 + 20}, ` +
+        `'bench-admin', ${date} + interval '1 day', ${date} + interval '2 days', ${date} + interval '2 days')`,
+    )
+  }
+  return rows.join(',\n       ')
+}
 
 function seedSql(passwordHash) {
   return `
@@ -191,6 +288,53 @@ FROM (SELECT post_id, count(*)::int AS n FROM community_comments GROUP BY post_i
 UPDATE community_comments cc SET like_count = l.n
 FROM (SELECT comment_id, count(*)::int AS n FROM comment_likes GROUP BY comment_id) l WHERE l.comment_id = cc.id;
 
+-- The admin: created the seeded sessions, and creates the one of the upload phase.
+INSERT INTO "user" (id, name, email, email_verified, first_name, last_name, created_at, updated_at)
+VALUES ('bench-admin', 'Beatriz Ortega', ${literal(ADMIN_EMAIL)}, true, 'Beatriz', 'Ortega', now(), now());
+INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at)
+VALUES ('bench-acc-admin', 'bench-admin', 'credential', 'bench-admin', ${literal(passwordHash)}, now(), now());
+INSERT INTO profiles (user_id, first_name, last_name, company, position, avatar_url, is_premium, welcomed_at, created_at, updated_at)
+VALUES ('bench-admin', 'Beatriz', 'Ortega', 'Círculo CEO', 'Administradora', '/uploads/avatars/bench-admin/avatar_1700000000000.webp',
+        false, now(), now(), now());
+INSERT INTO user_roles (user_id, role) VALUES ('bench-admin', 'admin');
+
+-- Sessions: published with their video ready, as the processing job leaves them (the row's
+-- trigger counts each in published_sessions).
+INSERT INTO ceo_sessions (id, title, summary, description, ceo_name, ceo_position, ceo_company, session_date, duration_minutes,
+                          tags, is_featured, search_text, thumbnail_key, video_provider, video_key, video_content_type,
+                          upload_status, publication_status, view_count, created_by, created_at, updated_at, published_at)
+VALUES ${sessionValues()};
+
+-- Session s gets s % 13 likes from distinct members; the viewer likes one in six (the video's too).
+INSERT INTO ceo_session_likes (session_id, user_id, created_at)
+SELECT ${sessionIdSql('s')}, 'bench-u' || (2 + (s * 11 + j * 97) % ${MEMBERS - 1}), now()
+FROM generate_series(1, ${SESSIONS}) s CROSS JOIN generate_series(1, 12) j
+WHERE j <= s % 13;
+INSERT INTO ceo_session_likes (session_id, user_id, created_at)
+SELECT ${sessionIdSql('s')}, 'bench-u1', now() FROM generate_series(1, ${SESSIONS}, 6) s;
+
+-- s % 5 comments (the video's session 12); every third answers the session's first comment.
+INSERT INTO ceo_session_comments (id, session_id, user_id, content, parent_comment_id, created_at, updated_at)
+SELECT ${uuidSql(`'bench-session-comment-' || s || '-' || c`)}, cs.id,
+       'bench-u' || (1 + (s * 17 + c * 29) % ${MEMBERS}),
+       'Gracias por compartirlo. Lo de ' || (${array(TOPICS)})[1 + (s + c) % ${TOPICS.length}] || ' nos pasa igual.',
+       CASE WHEN c % 3 = 0 THEN ${uuidSql(`'bench-session-comment-' || s || '-1'`)} END,
+       least(now(), cs.published_at + c * interval '2 hours'), least(now(), cs.published_at + c * interval '2 hours')
+FROM generate_series(1, ${SESSIONS}) s
+JOIN ceo_sessions cs ON cs.id = ${sessionIdSql('s')}
+CROSS JOIN generate_series(1, 12) c
+WHERE c <= CASE WHEN s = ${VIDEO_SESSION} THEN 12 ELSE s % 5 END;
+
+UPDATE ceo_sessions cs SET like_count = l.n
+FROM (SELECT session_id, count(*)::int AS n FROM ceo_session_likes GROUP BY session_id) l WHERE l.session_id = cs.id;
+UPDATE ceo_sessions cs SET comment_count = c.n
+FROM (SELECT session_id, count(*)::int AS n FROM ceo_session_comments GROUP BY session_id) c WHERE c.session_id = cs.id;
+
+-- The viewer started six sessions ('Continuar viendo' shows the four latest).
+INSERT INTO ceo_session_progress (session_id, user_id, position_seconds, updated_at)
+SELECT ${sessionIdSql('s')}, 'bench-u1', CASE WHEN s = ${VIDEO_SESSION} THEN 2 ELSE 60 * s END, now() - s * interval '1 hour'
+FROM unnest(ARRAY[${VIDEO_SESSION}, 3, 8, 15, 22, 40]) s;
+
 INSERT INTO notifications (user_id, type, title, message, is_read, related_post_id, actor_user_id, created_at)
 SELECT 'bench-u1', 'like', 'Nuevo like', 'A un miembro le gusta tu post', n > 40,
        md5('bench-post-' || (n * 1000 % ${POSTS} + 1000))::uuid, 'bench-u' || (2 + n), now() - n * interval '3 hours'
@@ -214,6 +358,10 @@ async function facts(query) {
     'post_likes',
     'comment_likes',
     'notifications',
+    'ceo_sessions',
+    'ceo_session_likes',
+    'ceo_session_comments',
+    'ceo_session_progress',
   ]) {
     const rows = await query(`SELECT count(*)::int AS n FROM "${table}"`)
     counts[table] = rows[0].n
@@ -228,6 +376,16 @@ async function facts(query) {
     )
     return Buffer.from(JSON.stringify([row.is_pinned, row.micros, row.id])).toString('base64url')
   }
+  // The library's cursor (library.server.ts encodeLibraryCursor): `<session_date in ms>_<id>`.
+  const [libraryRow] = await query(
+    `SELECT (extract(epoch from session_date) * 1000)::bigint::text AS ms, id::text AS id FROM ceo_sessions
+     WHERE publication_status = 'published' ORDER BY session_date DESC, id DESC OFFSET ${LIBRARY_PAGE - 1} LIMIT 1`,
+  )
+  const search = searchTextOf({ title: SEARCH_TAG, ceoName: '', ceoCompany: '', summary: '', description: '', tags: [] }).trim()
+  const [matches] = await query(
+    `SELECT count(*)::int AS n FROM ceo_sessions WHERE publication_status = 'published' AND search_text LIKE ${literal(`%${search}%`)}`,
+  )
+  const [counter] = await query(`SELECT value::int AS n FROM community_counters WHERE name = 'published_sessions'`)
   return {
     counts,
     categories,
@@ -236,21 +394,40 @@ async function facts(query) {
       page250: await cursorAfter(4979), // posts 4,981-5,000
       last: await cursorAfter(POSTS - 6), // the last 5 posts
     },
+    sessions: {
+      withVideo: sessionId(VIDEO_SESSION),
+      search: SEARCH_TAG,
+      searchMatches: matches.n,
+      libraryPage2: `${libraryRow.ms}_${libraryRow.id}`,
+      publishedCounter: counter.n,
+    },
   }
 }
 
-/** The avatar files the seeded profiles name, so that pages load them as they would real ones. */
-async function writeAvatars() {
+/**
+ * The files the seeded rows name, so that pages load them as they would real ones: avatars,
+ * session thumbnails, and the one session video (a few seconds of WebM, for range requests).
+ */
+async function writeFiles() {
   const { default: sharp } = await import('sharp')
   const image = await sharp({ create: { width: 96, height: 96, channels: 3, background: '#0b4f4a' } })
     .webp()
     .toBuffer()
-  const uploads = path.join(process.env.DATA_DIR, 'uploads', 'avatars')
+  const uploads = path.join(process.env.DATA_DIR, 'uploads')
+  const write = (key, body) => {
+    mkdirSync(path.dirname(path.join(uploads, key)), { recursive: true })
+    writeFileSync(path.join(uploads, key), body)
+  }
   for (let n = 1; n <= MEMBERS; n++) {
     if (n !== 1 && n % 10 === 0) continue
-    mkdirSync(path.join(uploads, `bench-u${n}`), { recursive: true })
-    writeFileSync(path.join(uploads, `bench-u${n}`, 'avatar_1700000000000.webp'), image)
+    write(`avatars/bench-u${n}/avatar_1700000000000.webp`, image)
   }
+  write('avatars/bench-admin/avatar_1700000000000.webp', image)
+  const thumbnail = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#1d3b53' } })
+    .webp()
+    .toBuffer()
+  for (let n = 1; n <= SESSIONS; n++) write(thumbnailKey(n), thumbnail)
+  copyFileSync(path.join(root, 'tests/fixtures/session.webm'), path.join(uploads, videoKey(VIDEO_SESSION)))
 }
 
 async function main() {
@@ -282,12 +459,13 @@ async function main() {
       await pglite.close()
     }
   }
-  await writeAvatars()
+  await writeFiles()
   const seconds = (ms) => Math.round(ms / 100) / 10
   console.log(
     JSON.stringify({
       ...result,
       viewer: { email: VIEWER_EMAIL, password: VIEWER_PASSWORD },
+      admin: { email: ADMIN_EMAIL, password: VIEWER_PASSWORD },
       migrateSeconds: seconds(migratedMs),
       seedSeconds: seconds(performance.now() - started - migratedMs),
     }),

@@ -10,6 +10,7 @@ import { getEnv } from '~/platform/env.server'
 import { newRequestId, runWithRequestId } from '~/platform/http/request-context.server'
 import { logger } from '~/platform/logger.server'
 import { scheduleHousekeeping } from '~/platform/jobs/housekeeping.server'
+import { scheduleUploadExpiry } from '~/features/ceo-sessions/local-video.server'
 import { scheduleMuxReconciliation } from '~/features/ceo-sessions/mux.server'
 import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
 // Every module that defines jobs, so this process's worker runs them all.
@@ -56,6 +57,7 @@ export async function startUp() {
   await startJobWorker()
   await scheduleHousekeeping()
   await scheduleMuxReconciliation()
+  await scheduleUploadExpiry()
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
 }
 

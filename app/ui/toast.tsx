@@ -43,11 +43,12 @@ export function Toaster() {
   )
   return (
     <section aria-label="Avisos" className="pointer-events-none fixed inset-x-0 top-[72px] z-50 flex justify-center px-4 sm:top-[76px]">
-      <ol aria-live="polite" className="flex w-full max-w-sm flex-col gap-2">
+      {/* Not a list: each toast is a status or an alert, roles a list item cannot take. */}
+      <div aria-live="polite" className="flex w-full max-w-sm flex-col gap-2">
         {shown.map((toast) => (
           <ToastItem key={toast.id} toast={toast} />
         ))}
-      </ol>
+      </div>
     </section>
   )
 }
@@ -60,7 +61,7 @@ function ToastItem({ toast }: { toast: Toast }) {
     return () => clearTimeout(timer)
   }, [held, toast])
   return (
-    <li
+    <div
       data-toast={toast.type}
       role={toast.type === 'error' ? 'alert' : 'status'}
       onMouseEnter={() => setHeld(true)}
@@ -86,7 +87,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       >
         <XIcon aria-hidden className="size-4" />
       </button>
-    </li>
+    </div>
   )
 }
 

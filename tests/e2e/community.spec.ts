@@ -730,3 +730,111 @@ test('a like on an open feed moves the count on the other member’s screen with
   const expected = likedBefore === 'true' ? before - 1 : before + 1
   await expect(likeOf(bruno)).toHaveText(new RegExp(`^${expected}\\D`))
 })
+
+const SESSION_TITLE = 'Del laboratorio al comité de dirección'
+
+test('an admin publishes a CEO session; a premium member watches, likes and comments; without premium only the promo', async ({
+  browser,
+}) => {
+  const [admin, ana] = [pages.admin!, pages.ana!]
+  await admin.setViewportSize(DESKTOP)
+  await admin.goto('/comunidad/sesiones')
+  await admin.getByRole('button', { name: 'Nueva Sesión' }).click()
+  const dialog = admin.getByRole('dialog', { name: 'Nueva Sesión' })
+  await expect(dialog).toBeVisible()
+
+  // Spec 001 §8: nothing is sent while required fields are empty.
+  await dialog.getByRole('button', { name: 'Crear sesión' }).click()
+  await expectToast(admin, 'Campos requeridos')
+
+  await dialog.getByLabel('Título *').fill(SESSION_TITLE)
+  await dialog.getByLabel('Resumen *').fill('Cómo una científica llegó a dirigir una biotech cotizada.')
+  await dialog.getByLabel('Descripción *').fill('Financiación, equipo, regulación y el primer consejo de administración.')
+  await dialog.getByLabel('Nombre del CEO *').fill('Marta Ibáñez')
+  await dialog.getByLabel('Cargo *').fill('CEO')
+  await dialog.getByLabel('Empresa *').fill('Genómica Mediterránea')
+  await dialog.getByLabel('Fecha de la sesión (hora de Madrid) *').fill('2026-11-05T19:00')
+  // Tags: Enter and 'Agregar', trimmed, without repeats.
+  const tag = dialog.getByLabel('Etiquetas', { exact: true })
+  await tag.fill(' Liderazgo ')
+  await tag.press('Enter')
+  await tag.fill('liderazgo')
+  await dialog.getByRole('button', { name: 'Agregar' }).click()
+  await tag.fill('Regulación')
+  await dialog.getByRole('button', { name: 'Agregar' }).click()
+  await expect(dialog.getByRole('list', { name: 'Etiquetas añadidas' }).getByRole('listitem')).toHaveText(
+    ['Liderazgo', 'Regulación'].map((name) => new RegExp(`^${name}`)),
+  )
+  // A PDF that is not a PDF is refused and the picker cleared (spec 001 §5).
+  await dialog.getByLabel('PDF', { exact: true }).setInputFiles({ name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('hola') })
+  await expectToast(admin, 'Tipo de archivo inválido')
+  await expect(dialog.getByText('Solo se permiten archivos PDF')).toBeVisible()
+  await dialog
+    .getByLabel('PDF', { exact: true })
+    .setInputFiles({ name: 'resumen.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% resumen\n') })
+  await dialog.getByLabel('Video *').setInputFiles('tests/fixtures/session.webm')
+  await screenshot(admin, 'sessions-dialog-1280')
+  await dialog.getByRole('button', { name: 'Crear sesión' }).click()
+  await expectToast(admin, 'Sesión creada')
+  await expect(dialog).toBeHidden()
+
+  // The panel follows the session to 'Publicada' by itself (it looks again every 10 s).
+  const panel = admin.getByRole('region', { name: 'Mis sesiones en proceso' })
+  const row = panel.getByRole('listitem').filter({ hasText: SESSION_TITLE })
+  await expect(row.getByText(/Procesando video...|Publicada/)).toBeVisible()
+  await expect(row.getByText('Publicada')).toBeVisible({ timeout: 60_000 })
+
+  // A premium member finds it by a word without its accent, opens it and plays it.
+  await ana.setViewportSize(DESKTOP)
+  await ana.goto('/comunidad/sesiones?buscar=genomica')
+  const card = ana.getByRole('article').filter({ has: ana.getByRole('link', { name: SESSION_TITLE }) })
+  await expect(card.getByText('PDF')).toBeVisible()
+  await expect(card.getByText('Liderazgo')).toBeVisible()
+  await expectNoAxeViolations(ana, 'sessions tab')
+  await card.getByRole('link', { name: SESSION_TITLE }).click()
+  await expect(ana).toHaveURL(/\/video\/[0-9a-f-]{36}$/)
+  const sessionPath = new URL(ana.url()).pathname
+  await expect(ana.getByRole('heading', { level: 1, name: SESSION_TITLE })).toBeVisible()
+  await expect(ana.getByText('1 visualización')).toBeVisible()
+  const video = ana.locator('video')
+  await expect(video).toHaveAttribute('src', /\/uploads\/sessions\//)
+  await video.evaluate(async (element: HTMLVideoElement) => {
+    element.muted = true
+    await element.play()
+  })
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { message: 'the video plays' })
+    .toBeGreaterThan(0)
+  await expect(ana.getByRole('link', { name: 'Ver PDF' })).toHaveAttribute('href', /\/uploads\/sessions\/.+name=resumen\.pdf/)
+
+  const like = ana.getByRole('button', { name: /me gusta$/i }).first()
+  await like.click()
+  await expect(like).toHaveAttribute('aria-pressed', 'true')
+  await expect(like).toHaveText(/^1/)
+  const comments = ana.getByRole('region', { name: /Comentarios/ })
+  await comments.getByPlaceholder('Escribe un comentario...').fill('¿Cómo elegisteis al primer consejero independiente?')
+  await comments.getByRole('button', { name: 'Comentar' }).click()
+  await expectToast(ana, 'Comentario añadido')
+  await expect(comments.getByText('¿Cómo elegisteis al primer consejero independiente?')).toBeVisible()
+  await expectNoAxeViolations(ana, 'video page')
+  for (const viewport of [MOBILE, DESKTOP]) {
+    await expectNoHorizontalOverflow(ana, `video page at ${viewport.width}`, viewport)
+    await screenshot(ana, `video-page-${viewport.width}`)
+  }
+  await ana.goto('/comunidad/sesiones')
+  await expectNoHorizontalOverflow(ana, 'sessions tab at 390', MOBILE)
+  await screenshot(ana, 'sessions-tab-390')
+
+  // A member without premium: the promo where the video would be, and no address of it.
+  const newcomer = await newPage(browser)
+  await createConfirmedAccount(newcomer, { firstName: 'Elena', lastName: 'Vidal' })
+  await completeProfile(newcomer, 'Dispositivos Atlántico', 'Gerente de Producto')
+  const response = await newcomer.goto(sessionPath)
+  expect(response?.status()).toBe(200)
+  await expect(newcomer.getByText('Acceso Premium Requerido').first()).toBeVisible()
+  await expect(newcomer.locator('video')).toHaveCount(0)
+  expect(await response!.text()).not.toContain('/uploads/sessions/')
+  await newcomer.goto('/comunidad/sesiones')
+  await expect(newcomer.getByRole('link', { name: SESSION_TITLE })).toHaveCount(0)
+  await expect(newcomer.getByText('Solicitar Admisión').first()).toBeVisible()
+})

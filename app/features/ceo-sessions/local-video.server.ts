@@ -335,3 +335,41 @@ export const processLocalVideoJob = defineJob<{ uploadId: string }>({
     logger.info({ sessionId: upload.sessionId, seconds, published }, 'ceo session video processed')
   },
 })
+
+// ---- Abandoned uploads --------------------------------------------------------------------------
+
+/** An upload nobody finished in a day was abandoned (a 500 MB video takes minutes, not days). */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Sessions whose video never arrived: 'Error en el procesamiento' in the creator's panel (so they
+ * can delete it or send the video again from the edit dialog), and their partial files removed.
+ */
+export async function expireAbandonedUploads(now = new Date()) {
+  const abandoned = await getDb()
+    .select({ id: videoUploads.id, sessionId: videoUploads.sessionId })
+    .from(videoUploads)
+    .where(and(isNull(videoUploads.completedAt), lt(videoUploads.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS))))
+    .limit(500)
+  for (const upload of abandoned) {
+    await markVideoFailed(upload.sessionId, 'upload abandoned: no complete video after 24 hours')
+    await rm(partFile(upload.id), { force: true })
+    await getDb().delete(videoUploads).where(eq(videoUploads.id, upload.id))
+  }
+  return abandoned.length
+}
+
+export const expireUploadsJob = defineJob<Record<string, never>>({
+  name: 'ceo-sessions.expire-uploads',
+  retry: () => null,
+  async run() {
+    await scheduleUploadExpiry(new Date(Date.now() + DAY_MS))
+    await expireAbandonedUploads()
+  },
+})
+
+/** Start-up (server/app.ts) and every run: once a day, one run across processes (keyed by the day). */
+export function scheduleUploadExpiry(at = new Date()) {
+  return enqueue(expireUploadsJob, {}, { runAt: at, dedupeKey: at.toISOString().slice(0, 10) })
+}

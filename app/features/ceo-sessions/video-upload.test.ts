@@ -15,7 +15,7 @@ import { useTestDatabase } from '../../../tests/setup/database'
 import { createPersona, type Persona } from '../../../tests/setup/members'
 import { BASE_URL, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
 import { VIDEO_MAX_BYTES } from './limits'
-import { localVideoProvider, UPLOAD_MESSAGES } from './local-video.server'
+import { expireAbandonedUploads, localVideoProvider, UPLOAD_MESSAGES } from './local-video.server'
 import { ceoSessions, videoUploads } from './schema'
 import { createSession, deleteSession, type SessionFields } from './sessions.server'
 import * as uploadRoute from './video-upload.route'
@@ -241,6 +241,26 @@ describe('embedded video upload', () => {
     await deleteSession(unfinished.sessionId)
     expect(existsSync(partFile(unfinished.uploadUrl))).toBe(false)
     expect(await uploadRow(unfinished.sessionId)).toBeUndefined()
+  })
+
+  test('an upload left unfinished for a day fails its session and its bytes are removed; a recent one stays', async () => {
+    const stale = await newSession()
+    await put(stale.uploadUrl, { cookie: people.admin.cookie, range: `bytes 0-999/${VIDEO.length}`, body: VIDEO.subarray(0, 1000) })
+    const recent = await newSession()
+    await put(recent.uploadUrl, { cookie: people.admin.cookie, range: `bytes 0-999/${VIDEO.length}`, body: VIDEO.subarray(0, 1000) })
+    // Seen 25 hours from now, the first upload is a day old; the second is made to look 23 hours old.
+    const now = new Date(Date.now() + 25 * 60 * 60 * 1000)
+    await getDb()
+      .update(videoUploads)
+      .set({ createdAt: new Date(now.getTime() - 23 * 60 * 60 * 1000) })
+      .where(eq(videoUploads.sessionId, recent.sessionId))
+    // Earlier tests of this file left unfinished uploads too: they are as old as the first one.
+    expect(await expireAbandonedUploads(now)).toBeGreaterThanOrEqual(1)
+    expect(await sessionRow(stale.sessionId)).toMatchObject({ publicationStatus: 'failed', uploadStatus: 'failed' })
+    expect(existsSync(partFile(stale.uploadUrl))).toBe(false)
+    expect(await uploadRow(stale.sessionId)).toBeUndefined()
+    expect(await sessionRow(recent.sessionId)).toMatchObject({ publicationStatus: 'processing' })
+    expect(existsSync(partFile(recent.uploadUrl))).toBe(true)
   })
 })
 

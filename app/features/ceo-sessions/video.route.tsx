@@ -203,7 +203,7 @@ export default function VideoPage({ loaderData, actionData }: Route.ComponentPro
         {hasAccess && loaderData.published ? (
           <section id="comentarios" aria-labelledby="comments-title" className="grid gap-2 rounded-xl border bg-card p-4">
             <h2 id="comments-title" className="font-semibold">
-              Comentarios ({session.commentCount})
+              Comentarios
             </h2>
             <CommentsPanel thread={thread} />
           </section>
