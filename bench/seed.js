@@ -194,7 +194,7 @@ function sessionValues() {
       `(${literal(sessionId(n))}::uuid, ${literal(fields.title)}, ${literal(fields.summary)}, ${literal(fields.description)}, ` +
         `${literal(ceoName)}, ${literal(CEO_POSITIONS[n % CEO_POSITIONS.length])}, ${literal(ceoCompany)}, ${date}, ` +
         `${n === VIDEO_SESSION ? 1 : 30 + (n % 60)}, ${array(fields.tags)}::text[], ${n % 25 === 1}, ${literal(searchTextOf(fields))}, ` +
-        `${literal(thumbnailKey(n))}, 'local', ${literal(videoKey(n))}, 'video/webm', 'ready', 'published', ${(n * 37) % 900 + 20}, ` +
+        `${literal(thumbnailKey(n))}, 'local', ${literal(videoKey(n))}, 'video/webm', 'ready', 'published', ${((n * 37) % 900) + 20}, ` +
         `'bench-admin', ${date} + interval '1 day', ${date} + interval '2 days', ${date} + interval '2 days')`,
     )
   }

@@ -45,14 +45,22 @@ const rangeEnd = (header) => (header ? Number(/^bytes=0-(\d+)$/.exec(header)?.[1
  */
 function put(url, { agent, headers, body, cutAfter }) {
   return new Promise((resolve) => {
-    const request = http.request(url, { method: 'PUT', agent, headers: { ...headers, 'Content-Length': String(body.length) } }, (response) => {
-      const chunks = []
-      response.on('data', (chunk) => chunks.push(chunk))
-      response.on('end', () =>
-        resolve({ status: response.statusCode, range: response.headers.range, body: Buffer.concat(chunks).toString('utf8').slice(0, 300) }),
-      )
-      response.on('error', (error) => resolve({ status: null, error: error.message }))
-    })
+    const request = http.request(
+      url,
+      { method: 'PUT', agent, headers: { ...headers, 'Content-Length': String(body.length) } },
+      (response) => {
+        const chunks = []
+        response.on('data', (chunk) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode,
+            range: response.headers.range,
+            body: Buffer.concat(chunks).toString('utf8').slice(0, 300),
+          }),
+        )
+        response.on('error', (error) => resolve({ status: null, error: error.message }))
+      },
+    )
     request.on('error', (error) => resolve({ status: null, error: error.message }))
     if (cutAfter === undefined) return request.end(body)
     // Written to the socket, then a moment for the server to read it, then the connection drops.
@@ -149,13 +157,19 @@ export async function uploadProof({ baseUrl, cookie, serverPid, dataDir, usage, 
         await put(target, { agent, headers, body, cutAfter: Math.floor(body.length / 2) })
         sentBytes += Math.floor(body.length / 2)
         const cutDone = performance.now()
-        const asked = await put(target, { agent, headers: { ...browser, 'Content-Range': `bytes */${UPLOAD_BYTES}` }, body: Buffer.alloc(0) })
+        const asked = await put(target, {
+          agent,
+          headers: { ...browser, 'Content-Range': `bytes */${UPLOAD_BYTES}` },
+          body: Buffer.alloc(0),
+        })
         resume.query = { status: asked.status, range: asked.range ?? null }
         if (asked.status === 308) {
           offset = rangeEnd(asked.range) + 1
         } else {
           // The client cannot know what arrived: it sends the cut chunk again (a 409 says where the server is).
-          problems.push(`asking how far the upload got (Content-Range: bytes */${UPLOAD_BYTES}) answered ${asked.status}, not 308 with a Range`)
+          problems.push(
+            `asking how far the upload got (Content-Range: bytes */${UPLOAD_BYTES}) answered ${asked.status}, not 308 with a Range`,
+          )
         }
         resume.resumedFrom = offset
         resume.cutDone = cutDone
@@ -172,8 +186,8 @@ export async function uploadProof({ baseUrl, cookie, serverPid, dataDir, usage, 
       if (answer.status === 409 && answer.range !== undefined) {
         const next = rangeEnd(answer.range) + 1
         if (next === offset) {
-          // Busy: the dropped request still holds the write lease until the server sees it gone.
-          busyRetries += 1
+          // Busy: after the cut, the dropped request holds the write lease until the server sees it gone.
+          if (resume.cutDone && resume.resumedMs === undefined) busyRetries += 1
           await sleep(100)
         }
         offset = next
@@ -211,7 +225,9 @@ export async function uploadProof({ baseUrl, cookie, serverPid, dataDir, usage, 
     const processingBegan = performance.now()
     let processing = { status: 'processing' }
     while (performance.now() - processingBegan < PROCESSING_TIMEOUT_MS) {
-      const response = await fetch(`${baseUrl}${SESSIONS_DATA}?_routes=${encodeURIComponent(SESSIONS_ROUTE)}`, { headers: { Cookie: cookie } })
+      const response = await fetch(`${baseUrl}${SESSIONS_DATA}?_routes=${encodeURIComponent(SESSIONS_ROUTE)}`, {
+        headers: { Cookie: cookie },
+      })
       const panel = (await readSingleFetch(response))?.[SESSIONS_ROUTE]?.data
       const row = panel?.inProcess?.find((session) => session.id === sessionId)
       if (row && row.publicationStatus !== 'processing') {
@@ -234,8 +250,12 @@ export async function uploadProof({ baseUrl, cookie, serverPid, dataDir, usage, 
     if (deletedResponse.status !== 200 || !deleted?.data?.ok) {
       problems.push(`deleting the session answered ${deletedResponse.status}: ${JSON.stringify(deleted).slice(0, 200)}`)
     }
-    const leftOnDisk = filesUnder([path.join(dataDir, 'video-uploads', `${uploadId}.part`), path.join(dataDir, 'uploads', 'sessions', sessionId)])
-    if (leftOnDisk.bytes) problems.push(`${leftOnDisk.files.join(', ')} left on disk after deleting the session (${leftOnDisk.bytes} bytes)`)
+    const leftOnDisk = filesUnder([
+      path.join(dataDir, 'video-uploads', `${uploadId}.part`),
+      path.join(dataDir, 'uploads', 'sessions', sessionId),
+    ])
+    if (leftOnDisk.bytes)
+      problems.push(`${leftOnDisk.files.join(', ')} left on disk after deleting the session (${leftOnDisk.bytes} bytes)`)
     await sleep(500)
     const afterAll = sample()
 

@@ -5,7 +5,8 @@
 //   1. builds the site if needed, makes a fresh data folder (and, on PostgreSQL, a fresh
 //      database bench_<time>, dropped at the end);
 //   2. seeds it (bench/seed.js, a child process): 1,000 members, 10,000 posts, ~30,000
-//      comments, ~55,000 post likes, ~45,000 comment likes, attachments, notifications;
+//      comments, ~55,000 post likes, ~45,000 comment likes, attachments, notifications, an admin,
+//      500 published CEO sessions (one with a real video file) with their likes and comments;
 //   3. starts the production server (server.js, unsupervised) on 127.0.0.1:3410 with the query
 //      counter preloaded (bench/count-queries.js), signs in once over HTTP as a complete,
 //      premium member (POST /auth) and reuses that session cookie for every request;
@@ -19,14 +20,25 @@
 //        /comunidad                                  the feed page (document, server-rendered)
 //        /comunidad.data?_routes=features%2Ffeed%2Ffeed.route  the feed's data endpoint: what the browser
 //                                                    fetches for a client navigation or “Cargar más”
+//        /comunidad/sesiones                         the Sesiones tab (document): 24 cards + 4 'Continuar viendo'
+//        /comunidad/sesiones?buscar=Biotecnología    a search, as a tag's link sends it (150 sessions match)
+//        /video/<id>                                 the video page (document); each opening counts a view:
+//                                                    one UPDATE of the session's row per request, on purpose
+//        /uploads/sessions/<id>/video_1.webm?…       the video itself, as the player asks for it: the signed
+//                                                    address the video page's loader answered (read from
+//                                                    its .data), with `Range: bytes=0-65535` (206)
 //      All requests send the member's cookie and `Accept-Encoding: gzip`, as a browser does.
 //   5. counts the SQL statements of one request per page (after the load, so the counter's
 //      AsyncLocalStorage is not active during it): the preloaded module wraps the pg and PGlite
 //      drivers and attributes each statement to the HTTP request whose async context sent it
 //      (tagged with an x-bench-id header), so background work is not counted. It is done for
 //      feeds showing 0, 1, 5, 8 and 20 posts (category filters and cursors into the seeded data)
-//      to show that the count does not grow with the number of posts shown;
-//   6. stops the server (SIGTERM, then SIGKILL), drops the database, removes the data folder.
+//      to show that the count does not grow with the number of posts shown, and for the sessions'
+//      pages (library, its page 2, a search, the video page and the video's range request);
+//   6. the 500 MB upload proof (bench/upload.js; BENCH_SKIP_UPLOAD=1 skips it): signed in as the
+//      seeded admin, creates a session and sends it a 500 MB video in 5 MiB chunks, cut once and
+//      resumed, sampling the server's memory; deletes the session and checks the disk is freed;
+//   7. stops the server (SIGTERM, then SIGKILL), drops the database, removes the data folder.
 // Prints one table per engine and writes everything to test-results/bench/latest.json.
 // The load generator runs on the same (2-core) machine as the server: figures are for
 // comparing pages and versions on this machine, not a capacity estimate for production.
@@ -40,6 +52,7 @@ import pg from 'pg'
 import { get, runLoad } from '../bench/load.js'
 import { newestProfile, printProfile, summarizeProfile } from '../bench/profile.js'
 import { runSeed, signIn } from '../bench/seeded-session.js'
+import { printUpload, readSingleFetch, uploadProof } from '../bench/upload.js'
 import { ensureBuild, root } from './ensure-build.js'
 
 const args = new Set(process.argv.slice(2))
@@ -67,6 +80,8 @@ const VERBOSE = args.has('--verbose')
 // the bench prints where the server's CPU time went (bench/profile.js) and keeps the profile.
 const PROFILE = args.has('--profile')
 const PROFILE_DIR = path.join(root, 'test-results/bench/profiles')
+// The 500 MB upload writes 1 GB to the data folder's disk (the upload, then processing's copy).
+const SKIP_UPLOAD = process.env.BENCH_SKIP_UPLOAD === '1' || PROFILE
 
 const FEED_DATA = '/comunidad.data?_routes=features%2Ffeed%2Ffeed.route'
 const TARGETS = [
@@ -75,12 +90,52 @@ const TARGETS = [
   { name: '/comunidad', path: '/comunidad', expect: (body) => postsShown(body) === 20 },
   { name: '/comunidad.data', path: FEED_DATA, expect: (body) => body.includes('nextCursor') && body.includes('Reflexiones sobre') },
 ]
+const VIDEO_ROUTE = 'features/ceo-sessions/video.route'
+/** Cards of the sessions library page (library.server.ts LIBRARY_PAGE_SIZE), and 'Continuar viendo'. */
+const LIBRARY_PAGE = 24
+const CONTINUE_WATCHING = 4
+
+/** The pages of the CEO sessions, which need the seeded ids and the video's signed address. */
+function sessionTargets(sessions, videoSrc) {
+  return [
+    {
+      name: '/comunidad/sesiones',
+      path: '/comunidad/sesiones',
+      expect: (body) => sessionsShown(body) === LIBRARY_PAGE + CONTINUE_WATCHING && body.includes('Continuar viendo'),
+    },
+    {
+      name: '/comunidad/sesiones?buscar',
+      path: sessionSearchPath(sessions),
+      expect: (body) => sessionsShown(body) === Math.min(LIBRARY_PAGE, sessions.searchMatches) && body.includes('Resultados para'),
+    },
+    {
+      name: '/video/:id',
+      path: `/video/${sessions.withVideo}`,
+      expect: (body) => body.includes('<video') && body.includes('video_1.webm'),
+    },
+    {
+      name: 'video Range 0-65535',
+      path: videoSrc,
+      headers: { Range: 'bytes=0-65535' },
+      status: 206,
+      binary: true,
+      expect: (body, response) => /^bytes 0-\d+\/\d+$/.test(response.headers['content-range'] ?? '') && body.length > 0,
+    },
+  ]
+}
+
+const sessionSearchPath = (sessions) => `/comunidad/sesiones?${new URLSearchParams({ buscar: sessions.search })}`
 
 process.chdir(root)
 
 /** Server-rendered posts in a /comunidad document. */
 function postsShown(html) {
   return (html.match(/<article id="post-/g) ?? []).length
+}
+
+/** Session cards in a /comunidad/sesiones document (each card links to its video page). */
+function sessionsShown(html) {
+  return (html.match(/href="\/video\//g) ?? []).length
 }
 
 // --- cleanup, also on errors and Ctrl-C -----------------------------------------------------------
@@ -140,6 +195,8 @@ function serverEnv(dataDir, databaseUrl) {
     'DATABASE_URL',
     'SMTP_URL',
     'S3_BUCKET',
+    // The embedded video provider is what is measured (and nothing is uploaded to Mux).
+    'MUX_TOKEN_ID',
     'STRIPE_SECRET_KEY',
     'ADMIN_EMAILS',
     'TRUST_PROXY',
@@ -204,14 +261,33 @@ function processUsage(pid) {
 
 let requestSerial = 0
 /** Sends one tagged request and reads how many SQL statements the server sent for it. */
-async function countStatements(pagePath, cookie) {
+async function countStatements(pagePath, cookie, headers = {}) {
   const id = `bench-${process.pid}-${++requestSerial}`
-  const response = await get(`${BASE_URL}${pagePath}`, { headers: { Cookie: cookie, 'x-bench-id': id } })
+  const response = await get(`${BASE_URL}${pagePath}`, { headers: { ...headers, Cookie: cookie, 'x-bench-id': id } })
   await sleep(50)
+  const counted = await statementsOf(id)
+  if (!counted) throw new Error(`no query count for ${pagePath}`)
+  return { status: response.status, ...counted, body: response.body.toString('utf8') }
+}
+
+/** What the query counter recorded for the request tagged `x-bench-id: id`, or null. */
+async function statementsOf(id) {
   const counter = await get(`http://${HOST}:${COUNTER_PORT}/?id=${id}`)
-  if (counter.status !== 200) throw new Error(`no query count for ${pagePath}`)
+  if (counter.status !== 200) return null
   const { count, statements } = JSON.parse(counter.body.toString('utf8'))
-  return { status: response.status, count, statements, body: response.body.toString('utf8') }
+  return { count, statements }
+}
+
+/** The signed address the video page gives its player, read from the page's data as the browser reads it. */
+async function videoSource(sessionId, cookie) {
+  const response = await fetch(`${BASE_URL}/video/${sessionId}.data?_routes=${encodeURIComponent(VIDEO_ROUTE)}`, {
+    headers: { Cookie: cookie },
+  })
+  const src = (await readSingleFetch(response))?.[VIDEO_ROUTE]?.data?.player?.src
+  if (response.status !== 200 || !src?.startsWith('/uploads/sessions/')) {
+    throw new Error(`the video page's data (HTTP ${response.status}) has no playable address`)
+  }
+  return src
 }
 
 // --- one engine ---------------------------------------------------------------------------------
@@ -262,8 +338,12 @@ async function benchEngine(engine) {
   const c = seeded.counts
   console.log(
     `${c.user} members, ${c.community_posts} posts, ${c.community_comments} comments, ${c.post_likes} post likes, ` +
-      `${c.comment_likes} comment likes, ${c.post_attachments} attachments (migrations ${seeded.migrateSeconds} s, data ${seeded.seedSeconds} s)`,
+      `${c.comment_likes} comment likes, ${c.post_attachments} attachments, ${c.ceo_sessions} CEO sessions ` +
+      `(${c.ceo_session_likes} likes, ${c.ceo_session_comments} comments) (migrations ${seeded.migrateSeconds} s, data ${seeded.seedSeconds} s)`,
   )
+  if (seeded.sessions.publishedCounter !== c.ceo_sessions) {
+    throw new Error(`the published_sessions counter says ${seeded.sessions.publishedCounter} for ${c.ceo_sessions} published sessions`)
+  }
 
   endPhase('seed')
   process.stdout.write('Starting the server… ')
@@ -271,22 +351,26 @@ async function benchEngine(engine) {
   const server = await startServer(env, logFile)
   console.log(`ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (pid ${server.child.pid})`)
   const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
+  // Signed links expire within the hour (and a quarter): the bench is over long before.
+  const videoSrc = await videoSource(seeded.sessions.withVideo, cookie)
+  const targets = [...TARGETS, ...sessionTargets(seeded.sessions, videoSrc)]
   endPhase('start')
 
-  for (const target of TARGETS) {
-    const response = await get(`${BASE_URL}${target.path}`, { headers: { Cookie: cookie } })
-    const body = response.body.toString('utf8')
-    if (response.status !== 200 || !target.expect(body)) {
+  for (const target of targets) {
+    const response = await get(`${BASE_URL}${target.path}`, { headers: { ...target.headers, Cookie: cookie } })
+    const body = target.binary ? response.body : response.body.toString('utf8')
+    if (response.status !== (target.status ?? 200) || !target.expect(body, response)) {
       throw new Error(`${target.path} answered ${response.status} without the expected content:\n${body.slice(0, 500)}`)
     }
+    if (target.binary) continue
     // Kept for looking into what a page sends (test-results/bench/pages/).
     mkdirSync(path.join(path.dirname(RESULTS_FILE), 'pages'), { recursive: true })
     writeFileSync(path.join(path.dirname(RESULTS_FILE), 'pages', `${engine}-${target.name.replace(/\W+/g, '_')}.html`), body)
   }
 
-  const headers = { Cookie: cookie, 'Accept-Encoding': 'gzip' }
   const scenarios = []
-  for (const target of PROFILE ? TARGETS.filter((target) => target.path === '/comunidad') : TARGETS) {
+  for (const target of PROFILE ? targets.filter((target) => target.path === '/comunidad') : targets) {
+    const headers = { ...target.headers, Cookie: cookie, 'Accept-Encoding': 'gzip' }
     await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency: 10, durationMs: WARMUP_SECONDS * 1000, maxRequests: 5000 })
     for (const concurrency of PROFILE ? [50] : CONCURRENCY) {
       const before = processUsage(server.child.pid)
@@ -342,16 +426,32 @@ async function benchEngine(engine) {
     { name: '/comunidad, first page', path: '/comunidad', document: true },
     { name: '/comunidad, page 2 (cursor)', path: feedPath({ cursor: seeded.cursors.page2 }), document: true },
     { name: '/comunidad, page 250 (cursor)', path: feedPath({ cursor: seeded.cursors.page250 }), document: true },
+    { name: '/comunidad/sesiones, first page', path: '/comunidad/sesiones', sessions: true },
+    {
+      name: '/comunidad/sesiones, page 2 (cursor)',
+      path: `/comunidad/sesiones?${new URLSearchParams({ cursor: seeded.sessions.libraryPage2 })}`,
+      sessions: true,
+    },
+    { name: `/comunidad/sesiones?buscar=${seeded.sessions.search}`, path: sessionSearchPath(seeded.sessions), sessions: true },
+    { name: '/video/:id (counts a view: 1 UPDATE)', path: `/video/${seeded.sessions.withVideo}` },
+    {
+      name: '/video/:id.data (video loader only)',
+      path: `/video/${seeded.sessions.withVideo}.data?_routes=${encodeURIComponent(VIDEO_ROUTE)}`,
+    },
+    { name: 'video, Range 0-65535 (206)', path: videoSrc, headers: { Range: 'bytes=0-65535' }, status: 206 },
   ]
   const queries = []
   for (const check of checks) {
-    const first = await countStatements(check.path, cookie)
-    const second = await countStatements(check.path, cookie)
-    if (first.status !== 200 || second.status !== 200) throw new Error(`${check.path} answered ${second.status} while counting queries`)
+    const first = await countStatements(check.path, cookie, check.headers)
+    const second = await countStatements(check.path, cookie, check.headers)
+    const status = check.status ?? 200
+    if (first.status !== status || second.status !== status)
+      throw new Error(`${check.path} answered ${second.status} while counting queries`)
     queries.push({
       name: check.name,
       path: check.path,
       postsShown: check.document ? postsShown(second.body) : (check.shown ?? null),
+      ...(check.sessions ? { sessionsShown: sessionsShown(second.body) } : {}),
       statements: second.count,
       firstRequestStatements: first.count,
       statementTexts: second.statements,
@@ -359,6 +459,21 @@ async function benchEngine(engine) {
   }
   printQueries(queries)
   endPhase('queryCount')
+
+  let upload = null
+  if (!SKIP_UPLOAD) {
+    const adminCookie = await signIn(BASE_URL, seeded.admin.email, seeded.admin.password)
+    upload = await uploadProof({
+      baseUrl: BASE_URL,
+      cookie: adminCookie,
+      serverPid: server.child.pid,
+      dataDir,
+      usage: processUsage,
+      statementsOf,
+    })
+    printUpload(upload)
+    endPhase('upload')
+  }
 
   const usage = processUsage(server.child.pid)
   const profileStart = Date.now()
@@ -372,21 +487,32 @@ async function benchEngine(engine) {
       .map(([name, seconds]) => `${name} ${seconds}`)
       .join(', ')}`,
   )
-  const logProblems = serverLog
-    .split('\n')
-    .filter((line) => /"level":(40|50|60)|error/i.test(line))
+  // Repeated lines once, with their count: one error per request would hide every other line.
+  const repeats = new Map()
+  for (const line of serverLog.split('\n')) {
+    if (/"level":(40|50|60)|error/i.test(line)) repeats.set(line, (repeats.get(line) ?? 0) + 1)
+  }
+  const logProblems = [...repeats]
     .slice(0, 20)
+    .map(([line, count]) => (count > 1 ? `${line.slice(0, 300)}  (×${count})` : line.slice(0, 300)))
   if (logProblems.length) {
-    console.log(`\nServer log warnings/errors (${logProblems.length} shown):`)
-    for (const line of logProblems) console.log(`  ${line.slice(0, 300)}`)
+    console.log(`\nServer log warnings/errors (${logProblems.length} distinct shown):`)
+    for (const line of logProblems) console.log(`  ${line}`)
   }
   return {
     engine,
     label,
-    seeded: { counts: c, categories: seeded.categories, migrateSeconds: seeded.migrateSeconds, seedSeconds: seeded.seedSeconds },
+    seeded: {
+      counts: c,
+      categories: seeded.categories,
+      sessions: seeded.sessions,
+      migrateSeconds: seeded.migrateSeconds,
+      seedSeconds: seeded.seedSeconds,
+    },
     phases,
     scenarios,
     queries,
+    upload,
     serverRssMiBAtEnd: usage?.rssMiB ?? null,
     serverPeakRssMiB: usage?.peakRssMiB ?? null,
     serverLogProblems: logProblems,
@@ -396,7 +522,7 @@ async function benchEngine(engine) {
 
 // --- printing ---------------------------------------------------------------------------------------
 const COLUMNS = [
-  ['scenario', 22, 'name'],
+  ['scenario', 26, 'name'],
   ['conc', 5, 'concurrency'],
   ['requests', 9, 'requests'],
   ['req/s', 8, 'requestsPerSecond'],
@@ -428,12 +554,11 @@ function printScenario(scenario) {
 
 function printQueries(queries) {
   console.log('\nSQL statements per request (counted in the server for one request; see bench/count-queries.js):')
-  console.log(`${'page'.padEnd(44)} ${'posts shown'.padStart(11)} ${'statements'.padStart(10)}`)
+  console.log(`${'page'.padEnd(44)} ${'shown'.padStart(11)} ${'statements'.padStart(10)}`)
   for (const query of queries) {
     const unstable = query.firstRequestStatements !== query.statements ? `  (first request: ${query.firstRequestStatements})` : ''
-    console.log(
-      `${query.name.padEnd(44)} ${String(query.postsShown ?? '-').padStart(11)} ${String(query.statements).padStart(10)}${unstable}`,
-    )
+    const shown = query.sessionsShown ?? query.postsShown ?? '-'
+    console.log(`${query.name.padEnd(44)} ${String(shown).padStart(11)} ${String(query.statements).padStart(10)}${unstable}`)
     if (VERBOSE) for (const text of query.statementTexts) console.log(`      ${text}`)
   }
   const feed = queries.filter((query) => query.name.startsWith('/comunidad,') && query.postsShown > 0)
@@ -446,6 +571,15 @@ function printQueries(queries) {
   )
   const empty = queries.find((query) => query.postsShown === 0)
   if (empty) console.log(`(A feed with no post skips the attachments query: ${empty.statements} statements.)`)
+  const library = queries.filter((query) => query.sessionsShown !== undefined)
+  if (library.length) {
+    const libraryCounts = [...new Set(library.map((query) => query.statements))]
+    console.log(
+      `Sessions library pages showing ${Math.min(...library.map((query) => query.sessionsShown))} to ` +
+        `${Math.max(...library.map((query) => query.sessionsShown))} cards: ${libraryCounts.join('/')} statements ` +
+        '(the first page adds the “Continuar viendo” query).',
+    )
+  }
 }
 
 // --- main -----------------------------------------------------------------------------------------
@@ -500,6 +634,12 @@ try {
     ),
   )
   console.log(`\nDone in ${Math.round((performance.now() - began) / 1000)} s. Results: ${path.relative(root, RESULTS_FILE)}`)
+  // The upload proof checks the protocol as it measures: a broken answer fails the run, figures kept.
+  const uploadProblems = results.flatMap((result) => (result.upload?.problems ?? []).map((problem) => `${result.engine}: ${problem}`))
+  if (uploadProblems.length) {
+    exitCode = 1
+    console.error(`\nThe 500 MB upload did not go as the protocol says:\n  ${uploadProblems.join('\n  ')}`)
+  }
 } catch (error) {
   exitCode = 1
   console.error(`\nBenchmark failed: ${error instanceof Error ? error.stack : error}`)

@@ -837,4 +837,28 @@ test('an admin publishes a CEO session; a premium member watches, likes and comm
   await newcomer.goto('/comunidad/sesiones')
   await expect(newcomer.getByRole('link', { name: SESSION_TITLE })).toHaveCount(0)
   await expect(newcomer.getByText('Solicitar Admisión').first()).toBeVisible()
+
+  // The video page's 'Editar' opens the edit dialog on the tab (spec: /comunidad?edit={id}).
+  await admin.goto(sessionPath)
+  await admin.getByRole('link', { name: 'Editar' }).click()
+  await expect(admin).toHaveURL(/\/comunidad\/sesiones\?editar=/)
+  const edit = admin.getByRole('dialog', { name: 'Editar Sesión' })
+  await expect(edit.getByLabel('Título *')).toHaveValue(SESSION_TITLE)
+  await expect(edit.getByLabel('Fecha de la sesión (hora de Madrid) *')).toHaveValue('2026-11-05T19:00')
+  await edit.getByLabel('Título *').fill(`${SESSION_TITLE} (2026)`)
+  await edit.getByRole('button', { name: 'Guardar cambios' }).click()
+  await expectToast(admin, 'Sesión actualizada')
+  await expect(edit).toBeHidden()
+  const adminCard = admin.getByRole('article').filter({ has: admin.getByRole('link', { name: `${SESSION_TITLE} (2026)` }) })
+  await expect(adminCard).toBeVisible()
+
+  // Deleting asks first (spec 001 §8), then the card is gone.
+  await adminCard.getByRole('button', { name: 'Eliminar' }).click()
+  const confirm = admin.getByRole('dialog', { name: 'Confirmar' })
+  await expect(confirm.getByText('¿Estás seguro de que quieres eliminar esta sesión?')).toBeVisible()
+  await confirm.getByRole('button', { name: 'Eliminar' }).click()
+  await expectToast(admin, 'Sesión eliminada')
+  await expect(adminCard).toHaveCount(0)
+  await admin.goto(sessionPath)
+  await expect(admin.getByRole('heading', { name: 'Video no encontrado' })).toBeVisible()
 })

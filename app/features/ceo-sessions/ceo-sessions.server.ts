@@ -7,11 +7,11 @@ import { checkRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { encodeThumbnail, ImageRejectedError, sniffImageType } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
-import { getSessionOwner, saveProgress, toggleSessionLike } from './library.server'
+import { saveProgress, toggleSessionLike } from './library.server'
 import { CAPTIONS_MAX_BYTES, PDF_MAX_BYTES, SESSION_MESSAGES, THUMBNAIL_MAX_BYTES, tooLarge } from './limits'
 import { SessionIntent } from './schemas'
 import { addSessionComment, deleteSessionComment, getSessionComment, updateSessionComment } from './session-comments.server'
-import { createSession, deleteSession, replaceVideo, type SessionFiles, updateSession } from './sessions.server'
+import { createSession, deleteSession, getSessionRecord, replaceVideo, type SessionFiles, updateSession } from './sessions.server'
 
 type Input<K extends SessionIntent['intent']> = Extract<SessionIntent, { intent: K }>
 
@@ -103,7 +103,7 @@ async function deleteIntent(user: CurrentUser, input: Input<'delete-session'>) {
 
 /** Spec 001 §6: the session's creator or an admin edits and deletes it. */
 async function ownedSession(user: CurrentUser, sessionId: string, message: string) {
-  const session = await getSessionOwner(sessionId)
+  const session = await getSessionRecord(sessionId)
   if (!session) refuse(404, message, { detail: { sessionId } })
   if (session.createdBy !== user.id && !can(user, 'manage-sessions')) refuse(403, message, { detail: { sessionId } })
   return session
@@ -111,7 +111,7 @@ async function ownedSession(user: CurrentUser, sessionId: string, message: strin
 
 /** Members with access act on published sessions only: a draft is nobody's to like or comment. */
 async function publishedSession(sessionId: string, message: string) {
-  const session = await getSessionOwner(sessionId)
+  const session = await getSessionRecord(sessionId)
   if (!session || session.publicationStatus !== 'published') refuse(404, message, { detail: { sessionId } })
   return session
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { requireAccess, requireCompleteProfile } from '~/platform/auth/guards.server'
 import { refuse } from '~/platform/http/responses.server'
 import { can } from '~/platform/auth/capabilities'
-import { getSessionOwner } from './library.server'
+import { getSessionRecord } from './sessions.server'
 import { SESSION_MESSAGES } from './limits'
 import { listSessionComments } from './session-comments.server'
 import type { Route } from './+types/comments.route'
@@ -13,7 +13,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   requireAccess(user)
   const sessionId = z.uuid().safeParse(params.sessionId)
   if (!sessionId.success) refuse(404, SESSION_MESSAGES.notFound)
-  const session = await getSessionOwner(sessionId.data)
+  const session = await getSessionRecord(sessionId.data)
   if (!session || (session.publicationStatus !== 'published' && session.createdBy !== user.id && !can(user, 'manage-sessions'))) {
     refuse(404, SESSION_MESSAGES.notFound)
   }

@@ -197,24 +197,6 @@ export async function getSessionForEdit(sessionId: string) {
   return row ?? null
 }
 
-/** Who owns a session and what it holds, for the guards and the file replacements of an edit. */
-export async function getSessionOwner(sessionId: string, executor: DbExecutor = getDb()) {
-  const [row] = await executor
-    .select({
-      id: ceoSessions.id,
-      title: ceoSessions.title,
-      createdBy: ceoSessions.createdBy,
-      publicationStatus: ceoSessions.publicationStatus,
-      thumbnailKey: ceoSessions.thumbnailKey,
-      pdfKey: ceoSessions.pdfKey,
-      captionsKey: ceoSessions.captionsKey,
-    })
-    .from(ceoSessions)
-    .where(eq(ceoSessions.id, sessionId))
-    .limit(1)
-  return row ?? null
-}
-
 /** Spec 001 §4: +1 per opening, in the database (no read-then-write race). Published sessions only. */
 export async function recordView(sessionId: string) {
   const [row] = await getDb()

@@ -80,7 +80,7 @@ export async function updateSession(sessionId: string, fields: SessionFields, fi
  * the new one is ready (it leaves the library meanwhile), and the browser gets a new address.
  */
 export async function replaceVideo(sessionId: string, { userId, origin }: { userId: string; origin: string }) {
-  const session = await videoOf(sessionId)
+  const session = await getSessionRecord(sessionId)
   if (!session) return null
   const provider = await getVideoProvider()
   await provider.deleteVideo(session).catch((error: unknown) => logger.error({ err: error, sessionId }, 'ceo session video not deleted'))
@@ -105,10 +105,14 @@ export async function replaceVideo(sessionId: string, { userId, origin }: { user
   return { sessionId, ...upload }
 }
 
-async function videoOf(sessionId: string) {
+/** Who owns a session, its state and what it holds: for the guards, the edits and the deletion. */
+export async function getSessionRecord(sessionId: string) {
   const [session] = await getDb()
     .select({
       id: ceoSessions.id,
+      title: ceoSessions.title,
+      createdBy: ceoSessions.createdBy,
+      publicationStatus: ceoSessions.publicationStatus,
       videoKey: ceoSessions.videoKey,
       videoContentType: ceoSessions.videoContentType,
       muxPlaybackId: ceoSessions.muxPlaybackId,
@@ -127,7 +131,7 @@ async function videoOf(sessionId: string) {
 
 /** Deletes a session with its stored files and its video wherever it lives. */
 export async function deleteSession(sessionId: string) {
-  const session = await videoOf(sessionId)
+  const session = await getSessionRecord(sessionId)
   if (!session) return false
   await getDb().delete(ceoSessions).where(eq(ceoSessions.id, sessionId))
   // After the row: a file left behind by a failure below is only an orphan, never a session
