@@ -16,6 +16,7 @@ import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '
 // Every module that defines jobs, so this process's worker runs them all.
 import '~/platform/mail/mail.server'
 import '~/features/account/password-reset.server'
+import '~/features/events/reminders.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'

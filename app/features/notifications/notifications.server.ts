@@ -18,13 +18,15 @@ export async function notifyInTransaction(
   tx: DbExecutor,
   notification: {
     recipientId: string
-    actorId: string
+    /** Null when nobody did it (a place freed in an event's queue). */
+    actorId: string | null
     type: NotificationType
     title: string
     message: string
     postId?: string | null
     commentId?: string | null
     sessionId?: string | null
+    eventId?: string | null
   },
 ) {
   if (notification.recipientId === notification.actorId) return
@@ -36,7 +38,7 @@ export async function notifyInTransaction(
       .where(
         and(
           eq(notifications.userId, notification.recipientId),
-          eq(notifications.actorUserId, notification.actorId),
+          eq(notifications.actorUserId, notification.actorId ?? ''),
           eq(notifications.type, notification.type),
           notification.commentId
             ? eq(notifications.relatedCommentId, notification.commentId)
@@ -57,22 +59,24 @@ export async function notifyInTransaction(
       relatedPostId: notification.postId ?? null,
       relatedCommentId: notification.commentId ?? null,
       relatedSessionId: notification.sessionId ?? null,
+      relatedEventId: notification.eventId ?? null,
     })
     .returning({ id: notifications.id })
   await publishInTransaction(tx, { type: 'notification', userId: notification.recipientId, notificationId: created!.id })
 }
 
 /**
- * One notification for every member with a profile but the actor (a new session), in one
+ * One notification for every member with a profile but the actor (a new session or event), in one
  * statement, and one event that makes every open bell look again.
  */
 export async function notifyEveryoneInTransaction(
   tx: DbExecutor,
-  notification: { actorId: string | null; type: NotificationType; title: string; message: string; sessionId: string },
+  notification: { actorId: string | null; type: NotificationType; title: string; message: string; sessionId?: string; eventId?: string },
 ) {
   await tx.execute(sql`
-    insert into ${notifications} (user_id, actor_user_id, type, title, message, related_session_id)
-    select ${profiles.userId}, ${notification.actorId}, ${notification.type}, ${notification.title}, ${notification.message}, ${notification.sessionId}
+    insert into ${notifications} (user_id, actor_user_id, type, title, message, related_session_id, related_event_id)
+    select ${profiles.userId}, ${notification.actorId}, ${notification.type}, ${notification.title}, ${notification.message},
+      ${notification.sessionId ?? null}, ${notification.eventId ?? null}
     from ${profiles}
     where ${profiles.userId} is distinct from ${notification.actorId}`)
   await publishInTransaction(tx, { type: 'notification-for-everyone' })

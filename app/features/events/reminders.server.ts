@@ -1,0 +1,61 @@
+import { and, eq } from 'drizzle-orm'
+import { profiles } from '~/features/account/schema'
+import { user } from '~/platform/auth/schema'
+import { getDb } from '~/platform/db/client.server'
+import { fullDateTime } from '~/platform/dates'
+import { getEnv } from '~/platform/env.server'
+import { defineJob } from '~/platform/jobs/jobs.server'
+import { enqueueMail } from '~/platform/mail/mail.server'
+import { EventReminderEmail } from './emails/reminder'
+import { eventAttendees, events } from './schema'
+
+/** Issue 13: a reminder a day before and an hour before. */
+export const REMINDERS = [
+  { kind: '24h', beforeMs: 24 * 60 * 60 * 1000, subject: 'Mañana' },
+  { kind: '1h', beforeMs: 60 * 60 * 1000, subject: 'En una hora' },
+] as const
+
+type ReminderKind = (typeof REMINDERS)[number]['kind']
+
+/**
+ * One reminder of one registration. It checks again when it runs: a member who cancelled, or an
+ * event moved to another date (whose new reminders were queued with the move), gets nothing from
+ * this job. The e-mail carries the same key as the job, so it is queued once.
+ */
+export const reminderJob = defineJob<{ eventId: string; userId: string; kind: ReminderKind; eventDate: string }>({
+  name: 'events.reminder',
+  async run({ eventId, userId, kind, eventDate }) {
+    const [row] = await getDb()
+      .select({
+        email: user.email,
+        firstName: profiles.firstName,
+        status: eventAttendees.status,
+        title: events.title,
+        eventDate: events.eventDate,
+        timeZone: events.timeZone,
+        location: events.location,
+        externalLink: events.externalLink,
+      })
+      .from(eventAttendees)
+      .innerJoin(events, eq(events.id, eventAttendees.eventId))
+      .innerJoin(user, eq(user.id, eventAttendees.userId))
+      .leftJoin(profiles, eq(profiles.userId, eventAttendees.userId))
+      .where(and(eq(eventAttendees.eventId, eventId), eq(eventAttendees.userId, userId)))
+    if (!row || row.status !== 'registered' || row.eventDate.toISOString() !== eventDate) return
+    const reminder = REMINDERS.find((r) => r.kind === kind)!
+    const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
+    await enqueueMail({
+      to: row.email,
+      subject: `${reminder.subject}: ${row.title}`,
+      dedupeKey: `event-reminder:${eventId}:${userId}:${kind}:${eventDate}`,
+      email: EventReminderEmail({
+        firstName: row.firstName,
+        title: row.title,
+        when: `${fullDateTime(row.eventDate, row.timeZone)} (${row.timeZone.replace(/_/g, ' ')})`,
+        location: row.location,
+        eventUrl: `${appUrl}/comunidad/calendario/${eventId}`,
+        joinUrl: row.externalLink,
+      }),
+    })
+  },
+})
