@@ -4,6 +4,7 @@ ALTER TYPE "public"."notification_type" ADD VALUE 'new_event';--> statement-brea
 ALTER TYPE "public"."notification_type" ADD VALUE 'event_spot';--> statement-breakpoint
 CREATE TABLE "calendar_feeds" (
 	"user_id" text PRIMARY KEY NOT NULL,
+	"nonce" text NOT NULL,
 	"token_hash" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "calendar_feeds_token_hash_unique" UNIQUE("token_hash")

@@ -46,7 +46,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The counters change with posts and members, not with a like or a comment. */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   const intent = formData?.get('intent')
-  if (intent === 'create-post' || intent === 'delete-post' || intent === 'delete-session') return defaultShouldRevalidate
+  if (typeof intent === 'string' && ['create-post', 'delete-post', 'delete-session', 'create-event', 'update-event', 'delete-event'].includes(intent)) {
+    return defaultShouldRevalidate
+  }
   return formData ? false : defaultShouldRevalidate
 }
 
@@ -63,7 +65,8 @@ export default function CommunityLayout({ loaderData }: Route.ComponentProps) {
             <NavLink
               key={tab.path}
               to={tab.path}
-              end
+              // The feed is the index: only its own URL marks it; a tab's pages (an event) mark their tab.
+              end={tab.path === '/comunidad'}
               prefetch="intent"
               className={({ isActive }) =>
                 cn(

@@ -1,17 +1,142 @@
-import { CalendarDays } from 'lucide-react'
+import { CalendarDays, List, Plus } from 'lucide-react'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
-import { ComingSoon } from '~/features/community/components/coming-soon'
+import { can } from '~/platform/auth/capabilities'
+import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
+import { ActionStatus } from '~/ui/action-status'
+import { Button } from '~/ui/button'
+import { cn } from '~/ui/cn'
+import { eventAction } from './calendar.server'
+import { EventCard } from './components/event-card'
+import { EventDialog } from './components/event-dialog'
+import { MonthCalendar, shiftMonth } from './components/month-calendar'
+import { listEvents } from './events.server'
+import { toEventView } from './views.server'
 import type { Route } from './+types/calendar.route'
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireCompleteProfile(request)
-  return null
+/** The community's month boundaries ('2026-11' → the instants its first and next month's first day begin in Madrid). */
+function monthRange(month: string) {
+  return { from: fromWallTime(`${month}-01T00:00`)!, to: fromWallTime(`${shiftMonth(month, 1)}-01T00:00`)! }
 }
 
-export default function CalendarPage() {
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireCompleteProfile(request)
+  // Spec 001 §2: without premium, the tab is the admission prompt.
+  if (!user.hasAccess) return { hasAccess: false as const }
+  const params = new URL(request.url).searchParams
+  const now = new Date()
+  const thisMonth = toWallTime(now, DEFAULT_TIME_ZONE).slice(0, 7)
+  const view = params.get('vista') === 'calendario' ? ('calendar' as const) : ('list' as const)
+  const requestedMonth = params.get('mes')
+  const month = requestedMonth && /^\d{4}-(0[1-9]|1[0-2])$/.test(requestedMonth) ? requestedMonth : thisMonth
+  const canManage = can(user, 'manage-events')
+  if (view === 'calendar') {
+    const { from, to } = monthRange(month)
+    const events = await listEvents({ viewerId: user.id, from, to })
+    return {
+      hasAccess: true as const,
+      view,
+      canManage,
+      month,
+      today: toWallTime(now).slice(0, 10),
+      now: now.getTime(),
+      events: events.map(toEventView),
+      past: [],
+    }
+  }
+  const [upcoming, past] = await Promise.all([
+    listEvents({ viewerId: user.id, from: now, limit: 100 }),
+    listEvents({ viewerId: user.id, to: now, order: 'desc', limit: 12 }),
+  ])
+  return {
+    hasAccess: true as const,
+    view,
+    canManage,
+    month,
+    today: toWallTime(now).slice(0, 10),
+    now: now.getTime(),
+    events: upcoming.map(toEventView),
+    past: past.map(toEventView),
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireCompleteProfile(request)
+  return eventAction(request, user)
+}
+
+export default function CalendarPage({ loaderData, actionData }: Route.ComponentProps) {
+  const [creating, setCreating] = useState(false)
+  if (!loaderData.hasAccess) {
+    return <PremiumPrompt description="Los eventos de la comunidad, presenciales y virtuales, son parte de la membresía premium." />
+  }
+  const { view, events, past, now } = loaderData
+  const toggle = (target: 'list' | 'calendar', label: string, Icon: typeof List) => (
+    <Link
+      to={target === 'calendar' ? `?vista=calendario&mes=${loaderData.month}` : '?'}
+      aria-current={view === target ? 'page' : undefined}
+      className={cn(
+        'inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium',
+        view === target ? 'bg-background shadow-sm' : 'text-muted-foreground hover:text-foreground',
+      )}
+    >
+      <Icon className="size-4" aria-hidden /> {label}
+    </Link>
+  )
   return (
-    <ComingSoon icon={CalendarDays} title="Calendario de eventos">
-      Aquí estarán los eventos de la comunidad, con registro y calendario. Esta sección todavía no está disponible.
-    </ComingSoon>
+    <>
+      <ActionStatus result={actionData} />
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 className="mr-auto text-xl font-semibold">Calendario de eventos</h2>
+        <nav aria-label="Vista del calendario" className="flex rounded-lg bg-muted p-1">
+          {toggle('list', 'Lista', List)}
+          {toggle('calendar', 'Calendario', CalendarDays)}
+        </nav>
+        {loaderData.canManage ? (
+          <Button onClick={() => setCreating(true)}>
+            <Plus className="size-4" aria-hidden /> Nuevo Evento
+          </Button>
+        ) : null}
+      </div>
+      {view === 'calendar' ? (
+        <MonthCalendar month={loaderData.month} events={events} today={loaderData.today} />
+      ) : (
+        <>
+          <section aria-labelledby="upcoming-title" className="grid gap-3">
+            <h2 id="upcoming-title" className="sr-only">
+              Próximos eventos
+            </h2>
+            {events.length ? (
+              <ul className="grid gap-4">
+                {events.map((event) => (
+                  <li key={event.id}>
+                    <EventCard event={event} now={now} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="rounded-xl border border-dashed bg-card p-8 text-center text-muted-foreground">No hay eventos próximos</p>
+            )}
+          </section>
+          {past.length ? (
+            <section aria-labelledby="past-title" className="grid gap-3">
+              <h2 id="past-title" className="text-lg font-semibold">
+                Pasados
+              </h2>
+              <ul className="grid gap-4">
+                {past.map((event) => (
+                  <li key={event.id}>
+                    <EventCard event={event} now={now} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </>
+      )}
+      {loaderData.canManage ? <EventDialog open={creating} onClose={() => setCreating(false)} /> : null}
+    </>
   )
 }

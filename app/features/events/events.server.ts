@@ -112,12 +112,22 @@ export async function getEvent(eventId: string, viewerId: string) {
   }
 }
 
-export async function createEvent(fields: EventFields, createdBy: string) {
-  const [row] = await getDb()
+export async function createEvent(
+  fields: EventFields & { imageKey?: string | null },
+  createdBy: string,
+  { id = crypto.randomUUID(), executor = getDb() }: { id?: string; executor?: DbExecutor } = {},
+) {
+  const [row] = await executor
     .insert(events)
-    .values({ ...fields, createdBy })
+    .values({ id, ...fields, createdBy })
     .returning({ id: events.id })
   return row!.id
+}
+
+/** The event as the guards and the image replacement need it. */
+export async function getEventRecord(eventId: string) {
+  const [row] = await getDb().select({ id: events.id, imageKey: events.imageKey }).from(events).where(eq(events.id, eventId))
+  return row ?? null
 }
 
 /**

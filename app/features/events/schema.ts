@@ -58,13 +58,15 @@ export const eventAttendees = pgTable(
 )
 
 /**
- * A member's private calendar feed: the address carries a random token, of which only the hash
- * is kept. A new address replaces the old one (revoking it).
+ * A member's private calendar feed. Its address carries a token derived from a random nonce and
+ * the app's secret (so the page can show it again); only the token's hash is looked up. A new
+ * nonce revokes the old address.
  */
 export const calendarFeeds = pgTable('calendar_feeds', {
   userId: text('user_id')
     .primaryKey()
     .references(() => user.id, { onDelete: 'cascade' }),
+  nonce: text('nonce').notNull(),
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })

@@ -1,0 +1,172 @@
+import { eq } from 'drizzle-orm'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { communityStats } from '~/features/community/stats.server'
+import { notifications } from '~/features/notifications/schema'
+import { getDb } from '~/platform/db/client.server'
+import { useTestDatabase } from '../../../tests/setup/database'
+import { createPersona, type Persona } from '../../../tests/setup/members'
+import { formRequest, getRequest, run } from '../../../tests/setup/requests'
+import * as calendarRoute from './calendar.route'
+import { viewerTimeLabel } from './components/event-time'
+import * as eventRoute from './event.route'
+import * as icsRoute from './ics.route'
+import { events } from './schema'
+
+useTestDatabase()
+
+type People = Record<Persona, Awaited<ReturnType<typeof createPersona>>>
+let people: People
+beforeAll(async () => {
+  people = {} as People
+  for (const persona of ['anonymous', 'member', 'premium', 'moderator', 'admin'] as const) people[persona] = await createPersona(persona)
+})
+
+const FIELDS = {
+  title: 'Encuentro de directivas',
+  description: 'Networking, café y una charla',
+  content: '',
+  eventDate: '2027-03-10T19:00',
+  timeZone: 'Europe/Madrid',
+  durationMinutes: '120',
+  location: 'Madrid, Calle Mayor 1',
+  eventType: 'presencial',
+  maxAttendees: '',
+  externalLink: '',
+}
+
+const act = (fields: Record<string, string>, cookie?: string) =>
+  run(() => calendarRoute.action({ request: formRequest('/comunidad/calendario', fields, { cookie }), params: {}, context: {} } as never))
+const tab = (search: string, cookie?: string) =>
+  run(() => calendarRoute.loader({ request: getRequest(`/comunidad/calendario${search}`, { cookie }), params: {}, context: {} } as never))
+const page = (eventId: string, cookie?: string) =>
+  run(() => eventRoute.loader({ request: getRequest(`/comunidad/calendario/${eventId}`, { cookie }), params: { eventId }, context: {} } as never))
+const ics = (params: Record<string, string>, path: string, cookie?: string) =>
+  run(() => icsRoute.loader({ request: getRequest(path, { cookie }), params, context: {} } as never))
+
+async function newEvent(overrides: Record<string, string> = {}) {
+  const outcome = await act({ intent: 'create-event', ...FIELDS, ...overrides }, people.admin.cookie)
+  expect(outcome.status).toBe(200)
+  return outcome.data.eventId as string
+}
+
+describe('managing events', () => {
+  test('an admin creates an event at 19:00 Madrid; members hear of it; it counts in its month', async () => {
+    const eventId = await newEvent()
+    const [row] = await getDb().select().from(events).where(eq(events.id, eventId))
+    expect(row!.eventDate.toISOString()).toBe('2027-03-10T18:00:00.000Z')
+    const bells = await getDb().select().from(notifications).where(eq(notifications.relatedEventId, eventId))
+    expect(bells.map((bell) => bell.userId).sort()).toEqual([people.member.userId, people.premium.userId, people.moderator.userId].sort())
+    expect((await communityStats(new Date('2027-03-15T12:00:00Z'))).eventsThisMonth).toBeGreaterThanOrEqual(1)
+    expect((await communityStats(new Date('2027-04-15T12:00:00Z'))).eventsThisMonth).toBe(0)
+  })
+
+  test.each([
+    ['no title', { title: ' ' }, 'title'],
+    ['no short description', { description: '' }, 'description'],
+    ['no date', { eventDate: '' }, 'eventDate'],
+    ['a date that does not exist', { eventDate: '2027-02-30T10:00' }, 'eventDate'],
+    ['an unknown type', { eventType: 'fiesta' }, 'eventType'],
+    ['a maximum that is not a whole number', { maxAttendees: '2.5' }, 'maxAttendees'],
+    ['an external link that is not a URL', { externalLink: 'javascript:alert(1)' }, 'externalLink'],
+    ['an unknown time zone', { timeZone: 'Mars/Olympus' }, 'timeZone'],
+  ])('%s is refused with a field error', async (_name, override, field) => {
+    const outcome = await act({ intent: 'create-event', ...FIELDS, ...override }, people.admin.cookie)
+    expect(outcome.status).toBe(400)
+    expect(outcome.data.message.title).toBe('No se pudo crear el evento')
+    expect(outcome.data.submission.error[field]).toBeTruthy()
+  })
+
+  const CAN_MANAGE: Record<Persona, number> = { anonymous: 302, member: 403, premium: 403, moderator: 200, admin: 200 }
+  test.each(Object.entries(CAN_MANAGE))('create, edit and delete an event as %s → %i', async (persona, status) => {
+    const cookie = people[persona as Persona].cookie
+    expect((await act({ intent: 'create-event', ...FIELDS }, cookie)).status).toBe(status)
+    const eventId = await newEvent({ title: `Para ${persona}` })
+    const edited = await act({ intent: 'update-event', eventId, ...FIELDS, title: 'Editado' }, cookie)
+    expect(edited.status).toBe(status)
+    if (status === 200) expect(edited.data.message.title).toBe('Evento actualizado exitosamente')
+    if (status === 403) expect(edited.data.message.title).toBe('Error al actualizar el evento')
+    const removed = await act({ intent: 'delete-event', eventId }, cookie)
+    expect(removed.status).toBe(status)
+    if (status === 200) expect(removed.data.message.title).toBe('Evento eliminado')
+  })
+
+  test('unknown events: 404 with the spec-like message', async () => {
+    expect((await act({ intent: 'delete-event', eventId: crypto.randomUUID() }, people.admin.cookie)).status).toBe(404)
+    expect((await act({ intent: 'toggle-registration', eventId: crypto.randomUUID() }, people.premium.cookie)).status).toBe(404)
+    expect((await page(crypto.randomUUID(), people.premium.cookie)).data.message.title).toBe('Evento no encontrado')
+    expect((await page('x', people.premium.cookie)).status).toBe(404)
+  })
+})
+
+describe('registration and the calendar', () => {
+  const CAN_REGISTER: Record<Persona, number> = { anonymous: 302, member: 403, premium: 200, moderator: 403, admin: 200 }
+  test.each(Object.entries(CAN_REGISTER))('register as %s → %i', async (persona, status) => {
+    const eventId = await newEvent({ title: `Registro ${persona}` })
+    const outcome = await act({ intent: 'toggle-registration', eventId }, people[persona as Persona].cookie)
+    expect(outcome.status).toBe(status)
+    if (status === 200) {
+      expect(outcome.data.message.title).toBe('Registrado al evento')
+      expect((await act({ intent: 'toggle-registration', eventId }, people[persona as Persona].cookie)).data.message.title).toBe('Registro cancelado')
+    }
+  })
+
+  test('the list, the month and the event page show it; without premium only the prompt', async () => {
+    const eventId = await newEvent({ title: 'En el calendario', eventDate: '2027-05-04T19:00' })
+    await act({ intent: 'toggle-registration', eventId }, people.premium.cookie)
+    const list = await tab('', people.premium.cookie)
+    expect(list.data.events.find((event: { id: string }) => event.id === eventId)).toMatchObject({ myStatus: 'registered', registeredCount: 1 })
+    const month = await tab('?vista=calendario&mes=2027-05', people.premium.cookie)
+    expect(month.data.events.map((event: { id: string }) => event.id)).toContain(eventId)
+    const other = await tab('?vista=calendario&mes=2027-06', people.premium.cookie)
+    expect(other.data.events.map((event: { id: string }) => event.id)).not.toContain(eventId)
+    const detail = await page(eventId, people.premium.cookie)
+    expect(detail.data.event.attendees).toEqual([expect.objectContaining({ userId: people.premium.userId })])
+    expect(detail.data.event.wallTime).toBe('2027-05-04T19:00')
+    expect((await tab('', people.member.cookie)).data).toEqual({ hasAccess: false })
+    expect((await page(eventId, people.member.cookie)).data).toEqual({ hasAccess: false })
+  })
+
+  test('19:00 in Madrid reads 19:00 for a Madrid viewer and 12:00 for one in Mexico City', () => {
+    const date = '2026-11-23T18:00:00.000Z'
+    expect(viewerTimeLabel(date, 'Europe/Madrid', 'Europe/Madrid')).toBeNull()
+    expect(viewerTimeLabel(date, 'Europe/Madrid', 'America/Mexico_City')).toBe('23 de noviembre de 2026, 12:00 en tu zona horaria')
+  })
+})
+
+describe('calendar files', () => {
+  test('the .ics of an event is RFC 5545 with its zone; only members with access get it', async () => {
+    const eventId = await newEvent({ title: 'Cena; con, comas' })
+    const file = await ics({ eventId }, `/comunidad/calendario/${eventId}/ics`, people.premium.cookie)
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-type')).toBe('text/calendar; charset=utf-8')
+    const text = String(file.data)
+    expect(text).toContain(`UID:${eventId}@`)
+    expect(text).toMatch(/DTSTAMP:\d{8}T\d{6}Z\r\n/)
+    expect(text).toContain('DTSTART;TZID=Europe/Madrid:20270310T190000')
+    expect(text).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Madrid')
+    expect(text).toContain('SUMMARY:Cena\\; con\\, comas')
+    expect((await ics({ eventId }, `/comunidad/calendario/${eventId}/ics`, people.member.cookie)).status).toBe(403)
+  })
+
+  test('the private feed shows only its owner’s registered events, and a new link revokes the old', async () => {
+    const mine = await newEvent({ title: 'Mío' })
+    const theirs = await newEvent({ title: 'De otra persona' })
+    await act({ intent: 'toggle-registration', eventId: mine }, people.premium.cookie)
+    await act({ intent: 'toggle-registration', eventId: theirs }, people.admin.cookie)
+    const feedPath: string = (await page(mine, people.premium.cookie)).data.feedPath
+    expect(feedPath).toMatch(/^\/calendario\/privado\/[A-Za-z0-9_-]{43}\.ics$/)
+    const file = feedPath.split('/').pop()!
+    const feed = await ics({ file }, feedPath)
+    expect(feed.status).toBe(200)
+    expect(String(feed.data)).toContain('SUMMARY:Mío')
+    expect(String(feed.data)).not.toContain('De otra persona')
+    // The same address on the next visit; a guessed one is nobody's.
+    expect((await page(mine, people.premium.cookie)).data.feedPath).toBe(feedPath)
+    expect((await ics({ file: `${'A'.repeat(43)}.ics` }, '/calendario/privado/x.ics')).status).toBe(404)
+
+    const renewed = await act({ intent: 'renew-calendar-feed' }, people.premium.cookie)
+    expect(renewed.data.feedPath).not.toBe(feedPath)
+    expect((await ics({ file }, feedPath)).status).toBe(404)
+    expect((await ics({ file: renewed.data.feedPath.split('/').pop() }, renewed.data.feedPath)).status).toBe(200)
+  })
+})
