@@ -104,24 +104,20 @@ async function deleteIntent(user: CurrentUser, input: Input<'delete-event'>) {
 async function registrationIntent(user: CurrentUser, input: Input<'toggle-registration'>) {
   requireAccess(user, 'Necesitas acceso premium para registrarte en eventos')
   const outcome = await toggleRegistration(input.eventId, user.id)
-  switch (outcome.kind) {
-    case 'not-found':
-      refuse(404, EVENT_MESSAGES.registrationFailed, { detail: { eventId: input.eventId } })
-    case 'past':
-      refuse(409, EVENT_MESSAGES.past, { detail: { eventId: input.eventId } })
-    case 'registered':
-      return success({ eventId: input.eventId, status: 'registered' as const }, { title: EVENT_MESSAGES.registered })
-    case 'waitlisted':
-      return success(
-        { eventId: input.eventId, status: 'waitlisted' as const },
-        {
-          title: EVENT_MESSAGES.waitlisted,
-          description: `El evento está completo. Eres el número ${outcome.position} de la lista: te avisaremos si se libera una plaza.`,
-        },
-      )
-    case 'cancelled':
-      return success({ eventId: input.eventId, status: 'none' as const }, { title: EVENT_MESSAGES.cancelled })
+  if (outcome.kind === 'not-found') refuse(404, EVENT_MESSAGES.registrationFailed, { detail: { eventId: input.eventId } })
+  if (outcome.kind === 'past') refuse(409, EVENT_MESSAGES.past, { detail: { eventId: input.eventId } })
+  if (outcome.kind === 'registered')
+    return success({ eventId: input.eventId, status: 'registered' as const }, { title: EVENT_MESSAGES.registered })
+  if (outcome.kind === 'waitlisted') {
+    return success(
+      { eventId: input.eventId, status: 'waitlisted' as const },
+      {
+        title: EVENT_MESSAGES.waitlisted,
+        description: `El evento está completo. Eres el número ${outcome.position} de la lista: te avisaremos si se libera una plaza.`,
+      },
+    )
   }
+  return success({ eventId: input.eventId, status: 'none' as const }, { title: EVENT_MESSAGES.cancelled })
 }
 
 async function renewFeedIntent(user: CurrentUser) {

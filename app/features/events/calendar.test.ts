@@ -39,7 +39,9 @@ const act = (fields: Record<string, string>, cookie?: string) =>
 const tab = (search: string, cookie?: string) =>
   run(() => calendarRoute.loader({ request: getRequest(`/comunidad/calendario${search}`, { cookie }), params: {}, context: {} } as never))
 const page = (eventId: string, cookie?: string) =>
-  run(() => eventRoute.loader({ request: getRequest(`/comunidad/calendario/${eventId}`, { cookie }), params: { eventId }, context: {} } as never))
+  run(() =>
+    eventRoute.loader({ request: getRequest(`/comunidad/calendario/${eventId}`, { cookie }), params: { eventId }, context: {} } as never),
+  )
 const ics = (params: Record<string, string>, path: string, cookie?: string) =>
   run(() => icsRoute.loader({ request: getRequest(path, { cookie }), params, context: {} } as never))
 
@@ -106,7 +108,9 @@ describe('registration and the calendar', () => {
     expect(outcome.status).toBe(status)
     if (status === 200) {
       expect(outcome.data.message.title).toBe('Registrado al evento')
-      expect((await act({ intent: 'toggle-registration', eventId }, people[persona as Persona].cookie)).data.message.title).toBe('Registro cancelado')
+      expect((await act({ intent: 'toggle-registration', eventId }, people[persona as Persona].cookie)).data.message.title).toBe(
+        'Registro cancelado',
+      )
     }
   })
 
@@ -114,7 +118,10 @@ describe('registration and the calendar', () => {
     const eventId = await newEvent({ title: 'En el calendario', eventDate: '2027-05-04T19:00' })
     await act({ intent: 'toggle-registration', eventId }, people.premium.cookie)
     const list = await tab('', people.premium.cookie)
-    expect(list.data.events.find((event: { id: string }) => event.id === eventId)).toMatchObject({ myStatus: 'registered', registeredCount: 1 })
+    expect(list.data.events.find((event: { id: string }) => event.id === eventId)).toMatchObject({
+      myStatus: 'registered',
+      registeredCount: 1,
+    })
     const month = await tab('?vista=calendario&mes=2027-05', people.premium.cookie)
     expect(month.data.events.map((event: { id: string }) => event.id)).toContain(eventId)
     const other = await tab('?vista=calendario&mes=2027-06', people.premium.cookie)
