@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { awaitHydrationOnGoto, expect, test } from './support/fixtures'
@@ -866,3 +867,107 @@ test('an admin publishes a CEO session; a premium member watches, likes and comm
   await admin.goto(sessionPath)
   await expect(admin.getByRole('heading', { name: 'Video no encontrado' })).toBeVisible()
 })
+
+test('an admin creates an event; a premium member registers, downloads the .ics and finds it on its day of the calendar', async ({
+  browser,
+}) => {
+  const [admin, ana] = [pages.admin!, pages.ana!]
+  // The 15th of next month at 19:00 in Madrid.
+  const now = new Date()
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15))
+  const month = `${next.getUTCFullYear()}-${String(next.getUTCMonth() + 1).padStart(2, '0')}`
+  const title = 'Mesa redonda: acceso al mercado'
+
+  await admin.setViewportSize(DESKTOP)
+  await admin.goto('/comunidad/calendario')
+  await admin.getByRole('button', { name: 'Nuevo Evento' }).click()
+  const dialog = admin.getByRole('dialog', { name: 'Nuevo Evento' })
+  await dialog.getByLabel('Título *').fill(title)
+  await dialog.getByLabel('Descripción breve *').fill('Tres directoras de acceso comparten cómo negocian con los pagadores.')
+  await dialog.getByLabel('Fecha y hora *').fill(`${month}-15T19:00`)
+  await dialog.getByLabel('Tipo *').selectOption('virtual')
+  await dialog.getByLabel('Máximo de asistentes').fill('20')
+  // Spec 001 §5: the external link must be a URL.
+  await dialog.getByLabel('Enlace externo').fill('no es un enlace')
+  await dialog.getByRole('button', { name: 'Crear evento' }).click()
+  await expect(dialog.getByText('El enlace externo debe ser una URL válida (http o https)')).toBeVisible()
+  await dialog.getByLabel('Enlace externo').fill('https://meet.example.com/circulo')
+  await dialog.getByRole('button', { name: 'Crear evento' }).click()
+  await expectToast(admin, 'Evento creado')
+
+  await ana.setViewportSize(DESKTOP)
+  await ana.goto('/comunidad/calendario')
+  const card = ana.getByRole('article').filter({ has: ana.getByRole('heading', { name: title }) })
+  await expect(card.getByText('0 asistentes confirmados de 20')).toBeVisible()
+  await expect(card.getByText('(hora de Madrid)')).toBeVisible()
+  await card.getByRole('button', { name: 'Registrarse' }).click()
+  await expectToast(ana, 'Registrado al evento')
+  await expect(card.getByRole('button', { name: 'Registrado' })).toBeVisible()
+  await expectNoAxeViolations(ana, 'calendar list')
+  await card.getByRole('link', { name: /Ver detalles/ }).click()
+  await expect(ana.getByRole('heading', { name: title })).toBeVisible()
+  const eventPage = new URL(ana.url()).pathname
+  await expect(ana.getByRole('region', { name: /Asistentes confirmados/ }).getByRole('link', { name: 'Ana Núñez' })).toBeVisible()
+  const [download] = await Promise.all([ana.waitForEvent('download'), ana.getByRole('link', { name: 'Añadir al calendario' }).click()])
+  const ics = readFileSync(await download.path(), 'utf8')
+  expect(ics).toContain(`DTSTART;TZID=Europe/Madrid:${month.replace('-', '')}15T190000`)
+  expect(ics).toContain(`SUMMARY:${title.replace(/[,;]/g, (c) => `\\${c}`)}`)
+  await expectNoAxeViolations(ana, 'event page')
+  for (const viewport of [MOBILE, DESKTOP]) {
+    await expectNoHorizontalOverflow(ana, `event page at ${viewport.width}`, viewport)
+    await screenshot(ana, `event-page-${viewport.width}`)
+  }
+
+  // The month shows it on the 15th; the day opens a dialog with it.
+  await ana.goto(`/comunidad/calendario?vista=calendario&mes=${month}`)
+  const day = ana.getByRole('button', { name: /^15 de .*, 1 evento$/ })
+  await expect(day).toBeVisible()
+  await expect(day.getByText(title)).toBeVisible()
+  await expectNoAxeViolations(ana, 'month calendar')
+  await screenshot(ana, 'calendar-month-1280')
+  await day.click()
+  await expect(ana.getByRole('dialog', { name: /^Eventos del 15 de/ }).getByRole('link', { name: title })).toBeVisible()
+  await ana.keyboard.press('Escape')
+  await expectNoHorizontalOverflow(ana, 'month calendar at 390', MOBILE)
+  await screenshot(ana, 'calendar-month-390')
+
+  // A member in Mexico City sees the hour in their own zone beside Madrid's.
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    locale: 'es-MX',
+    timezoneId: 'America/Mexico_City',
+    storageState: await ana.context().storageState(),
+  })
+  contexts.push(context)
+  const abroad = awaitHydrationOnGoto(await context.newPage())
+  await abroad.goto(eventPage)
+  // 19:00 in Madrid that day, as an instant, then as the hour in Mexico City.
+  const wall = Date.parse(`${month}-15T19:00:00Z`)
+  const instant = new Date(wall - madridOffsetMs(new Date(wall - 60 * 60 * 1000)))
+  const mexicoHour = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'America/Mexico_City',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(instant)
+  await expect(abroad.getByText(`${mexicoHour} en tu zona horaria`)).toBeVisible()
+  await expect(abroad.getByText('19:00 (hora de Madrid)')).toBeVisible()
+})
+
+/** Madrid's offset from UTC at that moment (one or two hours), from the browser-independent Intl data. */
+function madridOffsetMs(date: Date) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Europe/Madrid',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, Number(part.value)]),
+  )
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!) - date.getTime()
+}

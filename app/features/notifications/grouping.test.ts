@@ -14,6 +14,7 @@ function notification(type: string, actor: string, extra: Partial<NotificationVi
     relatedPostId: POST,
     relatedCommentId: null,
     relatedSessionId: null,
+    relatedEventId: null,
     createdAt: new Date(2026, 10, 23, 10, 60 - serial).toISOString(),
     actor: { name: actor, avatarUrl: null },
     ...extra,
@@ -76,5 +77,6 @@ describe('the bell groups repeated notifications', () => {
     expect(linkOf(groups[0]!.latest)).toBe(`/video/${SESSION}#comentarios`)
     expect(linkOf(groups[1]!.latest)).toBe(`/video/${SESSION}`)
     expect(linkOf(notification('comment', 'Ana'))).toBe(`/comunidad?comentarios=${POST}#post-${POST}`)
+    expect(linkOf(notification('event_spot', 'Sistema', { relatedPostId: null, relatedEventId: SESSION }))).toBe(`/comunidad/calendario/${SESSION}`)
   })
 })

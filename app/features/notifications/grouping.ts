@@ -12,6 +12,7 @@ export interface NotificationView {
   relatedPostId: string | null
   relatedCommentId: string | null
   relatedSessionId: string | null
+  relatedEventId: string | null
   createdAt: string
   actor: { name: string; avatarUrl: string | null } | null
 }
@@ -25,11 +26,12 @@ export interface NotificationGroup {
   message: string
 }
 
-/** Where a notification leads: its post with the comments open, or its session's page. */
+/** Where a notification leads: its post with the comments open, its session's page or its event's. */
 export const postLinkOf = (postId: string) => `/comunidad?comentarios=${postId}#post-${postId}`
 
-export function linkOf(item: Pick<NotificationView, 'type' | 'relatedPostId' | 'relatedSessionId'>) {
+export function linkOf(item: Pick<NotificationView, 'type' | 'relatedPostId' | 'relatedSessionId' | 'relatedEventId'>) {
   if (item.relatedPostId) return postLinkOf(item.relatedPostId)
+  if (item.relatedEventId) return `/comunidad/calendario/${item.relatedEventId}`
   if (item.relatedSessionId) return `/video/${item.relatedSessionId}${item.type === 'new_session' ? '' : '#comentarios'}`
   return null
 }

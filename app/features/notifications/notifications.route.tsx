@@ -38,6 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     relatedPostId: item.relatedPostId,
     relatedCommentId: item.relatedCommentId,
     relatedSessionId: item.relatedSessionId,
+    relatedEventId: item.relatedEventId,
     createdAt: item.createdAt.toISOString(),
     actor: item.actor ? { name: displayName(item.actor), avatarUrl: item.actor.avatarUrl } : null,
   }))

@@ -107,6 +107,7 @@ export async function listNotifications(userId: string, { limit = NOTIFICATION_F
       relatedPostId: notifications.relatedPostId,
       relatedCommentId: notifications.relatedCommentId,
       relatedSessionId: notifications.relatedSessionId,
+      relatedEventId: notifications.relatedEventId,
       actorUserId: notifications.actorUserId,
       createdAt: notifications.createdAt,
       postTitle: communityPosts.title,
