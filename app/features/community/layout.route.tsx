@@ -46,7 +46,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The counters change with posts and members, not with a like or a comment. */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   const intent = formData?.get('intent')
-  if (typeof intent === 'string' && ['create-post', 'delete-post', 'delete-session', 'create-event', 'update-event', 'delete-event'].includes(intent)) {
+  if (
+    typeof intent === 'string' &&
+    ['create-post', 'delete-post', 'delete-session', 'create-event', 'update-event', 'delete-event'].includes(intent)
+  ) {
     return defaultShouldRevalidate
   }
   return formData ? false : defaultShouldRevalidate

@@ -77,6 +77,8 @@ describe('the bell groups repeated notifications', () => {
     expect(linkOf(groups[0]!.latest)).toBe(`/video/${SESSION}#comentarios`)
     expect(linkOf(groups[1]!.latest)).toBe(`/video/${SESSION}`)
     expect(linkOf(notification('comment', 'Ana'))).toBe(`/comunidad?comentarios=${POST}#post-${POST}`)
-    expect(linkOf(notification('event_spot', 'Sistema', { relatedPostId: null, relatedEventId: SESSION }))).toBe(`/comunidad/calendario/${SESSION}`)
+    expect(linkOf(notification('event_spot', 'Sistema', { relatedPostId: null, relatedEventId: SESSION }))).toBe(
+      `/comunidad/calendario/${SESSION}`,
+    )
   })
 })
