@@ -249,3 +249,22 @@ export async function saveProgress(sessionId: string, userId: string, positionSe
       set: { positionSeconds, updatedAt: sql`now()` },
     })
 }
+
+/** Published sessions, newest first, by title: what an event can name as its recording. */
+export async function listPublishedTitles(limit = 100) {
+  return getDb()
+    .select({ id: ceoSessions.id, title: ceoSessions.title })
+    .from(ceoSessions)
+    .where(eq(ceoSessions.publicationStatus, 'published'))
+    .orderBy(desc(ceoSessions.sessionDate), desc(ceoSessions.id))
+    .limit(limit)
+}
+
+/** Whether the session exists and is published. */
+export async function isPublished(sessionId: string) {
+  const [row] = await getDb()
+    .select({ id: ceoSessions.id })
+    .from(ceoSessions)
+    .where(and(eq(ceoSessions.id, sessionId), eq(ceoSessions.publicationStatus, 'published')))
+  return Boolean(row)
+}

@@ -8,7 +8,8 @@ import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { notifyEveryoneInTransaction } from '~/features/notifications/notifications.server'
 import { renewCalendarFeed } from './calendar-feed.server'
-import { createEvent, deleteEvent, type EventFields, getEventRecord, toggleRegistration, updateEvent } from './events.server'
+import { isPublished } from '~/features/ceo-sessions/library.server'
+import { createEvent, deleteEvent, type EventFields, getEventRecord, setRecording, toggleRegistration, updateEvent } from './events.server'
 import { EVENT_IMAGE_MAX_BYTES, EVENT_MESSAGES } from './limits'
 import { EventIntent } from './schemas'
 
@@ -30,6 +31,7 @@ export function eventAction(request: Request, user: CurrentUser) {
       'delete-event': { invalid: EVENT_MESSAGES.deleteFailed, run: (input) => deleteIntent(user, input) },
       'toggle-registration': { invalid: EVENT_MESSAGES.registrationFailed, run: (input) => registrationIntent(user, input) },
       'renew-calendar-feed': { invalid: EVENT_MESSAGES.registrationFailed, run: () => renewFeedIntent(user) },
+      'link-recording': { invalid: EVENT_MESSAGES.recordingFailed, run: (input) => recordingIntent(user, input) },
     },
     { files: IMAGE_LIMITS, messages: { 'file-too-large': EVENT_MESSAGES.imageTooLarge, 'too-large': EVENT_MESSAGES.imageTooLarge } },
   )
@@ -118,6 +120,17 @@ async function registrationIntent(user: CurrentUser, input: Input<'toggle-regist
     )
   }
   return success({ eventId: input.eventId, status: 'none' as const }, { title: EVENT_MESSAGES.cancelled })
+}
+
+async function recordingIntent(user: CurrentUser, input: Input<'link-recording'>) {
+  requireCapability(user, 'manage-events', EVENT_MESSAGES.recordingFailed)
+  if (input.sessionId && !(await isPublished(input.sessionId)))
+    refuse(404, EVENT_MESSAGES.recordingFailed, { detail: { sessionId: input.sessionId } })
+  const event = await getEventRecord(input.eventId)
+  if (!event) refuse(404, EVENT_MESSAGES.recordingFailed, { detail: { eventId: input.eventId } })
+  if (event.eventDate > new Date()) refuse(409, EVENT_MESSAGES.recordingTooSoon)
+  await setRecording(event.id, input.sessionId ?? null)
+  return success({ eventId: event.id }, { title: EVENT_MESSAGES.recordingLinked })
 }
 
 async function renewFeedIntent(user: CurrentUser) {

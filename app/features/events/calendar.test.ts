@@ -10,6 +10,7 @@ import * as calendarRoute from './calendar.route'
 import { viewerTimeLabel } from './components/event-time'
 import * as eventRoute from './event.route'
 import * as icsRoute from './ics.route'
+import { ceoSessions } from '~/features/ceo-sessions/schema'
 import { events } from './schema'
 
 useTestDatabase()
@@ -175,5 +176,42 @@ describe('calendar files', () => {
     expect(renewed.data.feedPath).not.toBe(feedPath)
     expect((await ics({ file }, feedPath)).status).toBe(404)
     expect((await ics({ file: renewed.data.feedPath.split('/').pop() }, renewed.data.feedPath)).status).toBe(200)
+  })
+})
+
+describe('the recording of a past event', () => {
+  test('an admin links a published session once the event has happened; nobody else can', async () => {
+    const [session] = await getDb()
+      .insert(ceoSessions)
+      .values({
+        title: 'Grabación de la mesa',
+        summary: 'Resumen',
+        description: 'Descripción',
+        ceoName: 'Ana',
+        ceoPosition: 'CEO',
+        ceoCompany: 'Farma',
+        sessionDate: new Date(),
+        videoProvider: 'local',
+        publicationStatus: 'published',
+        uploadStatus: 'ready',
+      })
+      .returning({ id: ceoSessions.id })
+    const upcoming = await newEvent({ title: 'Todavía no' })
+    const link = (eventId: string, sessionId: string, cookie = people.admin.cookie) =>
+      act({ intent: 'link-recording', eventId, sessionId }, cookie)
+    expect((await link(upcoming, session!.id)).data.message.title).toBe('La grabación se puede añadir cuando el evento haya pasado')
+    const past = await newEvent({ title: 'Ya pasó', eventDate: '2025-01-10T19:00' })
+    expect((await link(past, session!.id, people.premium.cookie)).status).toBe(403)
+    expect((await link(past, crypto.randomUUID())).status).toBe(404)
+    const linked = await link(past, session!.id)
+    expect(linked.data.message.title).toBe('Grabación guardada')
+    const detail = await page(past, people.premium.cookie)
+    expect(detail.data.event.recordingSessionId).toBe(session!.id)
+    expect(detail.data.recordingChoices).toEqual([])
+    expect((await page(past, people.admin.cookie)).data.recordingChoices).toContainEqual({ id: session!.id, title: 'Grabación de la mesa' })
+    // A past event is listed under 'Pasados', not among the upcoming ones.
+    const list = await tab('', people.premium.cookie)
+    expect(list.data.past.map((event: { id: string }) => event.id)).toContain(past)
+    expect(list.data.events.map((event: { id: string }) => event.id)).not.toContain(past)
   })
 })

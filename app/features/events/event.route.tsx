@@ -16,6 +16,7 @@ import { ConfirmButton } from '~/ui/confirm-button'
 import { GeneralErrorBoundary } from '~/ui/error-boundary'
 import { showToast, useResultToast } from '~/ui/toast'
 import { UserAvatar } from '~/ui/user-avatar'
+import { listPublishedTitles } from '~/features/ceo-sessions/library.server'
 import { calendarFeedPath } from './calendar-feed.server'
 import { eventAction } from './calendar.server'
 import { EventDialog } from './components/event-dialog'
@@ -33,9 +34,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!user.hasAccess) return { hasAccess: false as const }
   const event = await getEvent(eventId.data, user.id)
   if (!event) refuse(404, EVENT_MESSAGES.notFound)
+  const canManage = can(user, 'manage-events')
+  const past = event.eventDate.getTime() <= Date.now()
   return {
     hasAccess: true as const,
-    canManage: can(user, 'manage-events'),
+    canManage,
+    // Beyond the spec: once it has happened, an event can name its recording.
+    recordingChoices: canManage && past ? await listPublishedTitles() : [],
     now: Date.now(),
     feedPath: await calendarFeedPath(user.id),
     event: {
@@ -178,6 +183,9 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
         )}
         {event.waitlistCount ? <p className="text-sm text-muted-foreground">{event.waitlistCount} en lista de espera.</p> : null}
       </section>
+      {loaderData.recordingChoices.length ? (
+        <RecordingForm eventId={event.id} current={event.recordingSessionId} choices={loaderData.recordingChoices} />
+      ) : null}
       <CalendarFeed path={loaderData.feedPath} />
       {loaderData.canManage ? (
         <EventDialog
@@ -188,6 +196,47 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
         />
       ) : null}
     </article>
+  )
+}
+
+/** A past event's recording: one of the published sessions, or none. */
+function RecordingForm({
+  eventId,
+  current,
+  choices,
+}: {
+  eventId: string
+  current: string | null
+  choices: Array<{ id: string; title: string }>
+}) {
+  const fetcher = useFetcher<Result>()
+  useResultToast(fetcher.state, fetcher.data)
+  return (
+    <fetcher.Form method="post" action={CALENDAR_ACTION} className="grid gap-2 rounded-xl border bg-card p-4 text-sm">
+      <input type="hidden" name="intent" value="link-recording" />
+      <input type="hidden" name="eventId" value={eventId} />
+      <label htmlFor="recording" className="font-semibold">
+        Grabación del evento
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <select
+          id="recording"
+          name="sessionId"
+          defaultValue={current ?? ''}
+          className="h-9 min-w-0 flex-1 rounded-md border border-input bg-background px-2 text-base md:text-sm"
+        >
+          <option value="">Sin grabación</option>
+          {choices.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.title}
+            </option>
+          ))}
+        </select>
+        <Button type="submit" size="sm" variant="secondary" disabled={fetcher.state !== 'idle'}>
+          Guardar grabación
+        </Button>
+      </div>
+    </fetcher.Form>
   )
 }
 

@@ -126,7 +126,10 @@ export async function createEvent(
 
 /** The event as the guards and the image replacement need it. */
 export async function getEventRecord(eventId: string) {
-  const [row] = await getDb().select({ id: events.id, imageKey: events.imageKey }).from(events).where(eq(events.id, eventId))
+  const [row] = await getDb()
+    .select({ id: events.id, imageKey: events.imageKey, eventDate: events.eventDate })
+    .from(events)
+    .where(eq(events.id, eventId))
   return row ?? null
 }
 
@@ -152,6 +155,16 @@ export async function updateEvent(eventId: string, fields: EventFields & { image
     await admitFromQueue(tx, eventId)
     return true
   })
+}
+
+/** Beyond the spec: a past event names its recording (or none). */
+export async function setRecording(eventId: string, sessionId: string | null) {
+  const updated = await getDb()
+    .update(events)
+    .set({ recordingSessionId: sessionId, updatedAt: sql`now()` })
+    .where(eq(events.id, eventId))
+    .returning({ eventDate: events.eventDate })
+  return updated[0] ?? null
 }
 
 export async function deleteEvent(eventId: string) {

@@ -35,5 +35,8 @@ export const EVENT_MESSAGES = {
   notFound: 'Evento no encontrado',
   imageType: { title: 'Tipo de archivo inválido', description: 'La imagen debe ser JPG, PNG, WebP o GIF' },
   imageTooLarge: 'Archivo muy grande. El límite máximo es 10MB.',
+  recordingLinked: 'Grabación guardada',
+  recordingFailed: 'No se pudo guardar la grabación',
+  recordingTooSoon: 'La grabación se puede añadir cuando el evento haya pasado',
   feedRenewed: 'Nuevo enlace de calendario creado. El anterior ya no funciona.',
 } as const

@@ -74,6 +74,11 @@ export const EventIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete-event'), eventId }),
   z.object({ intent: z.literal('toggle-registration'), eventId }),
   z.object({ intent: z.literal('renew-calendar-feed') }),
+  z.object({
+    intent: z.literal('link-recording'),
+    eventId,
+    sessionId: z.preprocess(blankToUndefined, z.uuid('Sesión no válida').optional()),
+  }),
 ])
 
 export type EventIntent = z.output<typeof EventIntent>
