@@ -25,7 +25,6 @@ export default [
     route('miembros', 'features/members/directory.route.tsx'),
   ]),
   route('comunidad/posts/:postId/comentarios', 'features/feed/comments.route.ts'),
-  route('comunidad/sesiones/subidas/:uploadId', 'features/ceo-sessions/video-upload.route.ts'),
   route('video/:sessionId', 'features/ceo-sessions/video.route.tsx'),
   route('video/:sessionId/comentarios', 'features/ceo-sessions/comments.route.ts'),
   route('comunidad/calendario/:eventId/ics', 'features/events/ics.route.ts', { id: 'event-ics' }),

@@ -35,6 +35,8 @@ const root = process.cwd()
 const MEMBERS = 1000
 const POSTS = 10000
 const SESSIONS = 500
+/** Issue 13: the calendar is measured with 200 events. */
+const EVENTS = 200
 /** Session 1, the newest: the one whose video file exists. */
 const VIDEO_SESSION = 1
 const SEARCH_TAG = 'Biotecnología'
@@ -335,6 +337,28 @@ INSERT INTO ceo_session_progress (session_id, user_id, position_seconds, updated
 SELECT ${sessionIdSql('s')}, 'bench-u1', CASE WHEN s = ${VIDEO_SESSION} THEN 2 ELSE 60 * s END, now() - s * interval '1 hour'
 FROM unnest(ARRAY[${VIDEO_SESSION}, 3, 8, 15, 22, 40]) s;
 
+-- 200 events, one every 18 hours from two months ago on (about 40 a month), at 19:00-ish in
+-- Madrid; every third has 30 places. Event e has e % 26 registered members; the viewer is
+-- registered for one in four.
+INSERT INTO events (id, title, description, event_date, time_zone, duration_minutes, location, event_type, max_attendees,
+                    created_by, created_at, updated_at)
+SELECT ${uuidSql(`'bench-event-' || e`)},
+       'Encuentro ' || e || ': ' || (${array(TOPICS)})[1 + e % ${TOPICS.length}],
+       'Una conversación entre directivos sobre ' || (${array(TOPICS)})[1 + (e + 3) % ${TOPICS.length}] || '.',
+       date_trunc('day', now()) - interval '60 days' + interval '18 hours' + e * interval '18 hours',
+       'Europe/Madrid', 90, CASE e % 3 WHEN 1 THEN NULL ELSE 'Madrid, Paseo de la Castellana ' || e END,
+       (ARRAY['presencial', 'virtual', 'hibrido'])[1 + e % 3]::event_type, CASE WHEN e % 3 = 0 THEN 30 END,
+       'bench-admin', now(), now()
+FROM generate_series(1, ${EVENTS}) e;
+INSERT INTO event_attendees (event_id, user_id, status, registered_at)
+SELECT ${uuidSql(`'bench-event-' || e`)}, 'bench-u' || (2 + (e * 7 + k * 13) % ${MEMBERS - 1}), 'registered', now() - k * interval '1 hour'
+FROM generate_series(1, ${EVENTS}) e CROSS JOIN generate_series(1, 25) k
+WHERE k <= e % 26;
+INSERT INTO event_attendees (event_id, user_id, status, registered_at)
+SELECT ${uuidSql(`'bench-event-' || e`)}, 'bench-u1', 'registered', now() FROM generate_series(4, ${EVENTS}, 4) e;
+UPDATE events ev SET registered_count = a.n
+FROM (SELECT event_id, count(*)::int AS n FROM event_attendees WHERE status = 'registered' GROUP BY event_id) a WHERE a.event_id = ev.id;
+
 INSERT INTO notifications (user_id, type, title, message, is_read, related_post_id, actor_user_id, created_at)
 SELECT 'bench-u1', 'like', 'Nuevo like', 'A un miembro le gusta tu post', n > 40,
        md5('bench-post-' || (n * 1000 % ${POSTS} + 1000))::uuid, 'bench-u' || (2 + n), now() - n * interval '3 hours'
@@ -362,6 +386,8 @@ async function facts(query) {
     'ceo_session_likes',
     'ceo_session_comments',
     'ceo_session_progress',
+    'events',
+    'event_attendees',
   ]) {
     const rows = await query(`SELECT count(*)::int AS n FROM "${table}"`)
     counts[table] = rows[0].n
@@ -386,6 +412,10 @@ async function facts(query) {
     `SELECT count(*)::int AS n FROM ceo_sessions WHERE publication_status = 'published' AND search_text LIKE ${literal(`%${search}%`)}`,
   )
   const [counter] = await query(`SELECT value::int AS n FROM community_counters WHERE name = 'published_sessions'`)
+  // An upcoming event with the most attendees: the event page with its list at its longest.
+  const [event] = await query(
+    `SELECT id::text AS id FROM events WHERE event_date > now() ORDER BY registered_count DESC, event_date LIMIT 1`,
+  )
   return {
     counts,
     categories,
@@ -401,6 +431,7 @@ async function facts(query) {
       libraryPage2: `${libraryRow.ms}_${libraryRow.id}`,
       publishedCounter: counter.n,
     },
+    events: { busiest: event.id },
   }
 }
 

@@ -124,6 +124,27 @@ function sessionTargets(sessions, videoSrc) {
   ]
 }
 
+/** The calendar's pages (issue 13: measured with 200 events). */
+function eventTargets(events) {
+  return [
+    {
+      name: '/comunidad/calendario',
+      path: '/comunidad/calendario',
+      expect: (body) => body.includes('Calendario de eventos') && body.includes('Pasados'),
+    },
+    {
+      name: '/comunidad/calendario?vista=calendario',
+      path: '/comunidad/calendario?vista=calendario',
+      expect: (body) => body.includes('role="grid"') && (body.match(/ evento(s)?"/g) ?? []).length > 0,
+    },
+    {
+      name: '/comunidad/calendario/:id',
+      path: `/comunidad/calendario/${events.busiest}`,
+      expect: (body) => body.includes('Asistentes confirmados'),
+    },
+  ]
+}
+
 const sessionSearchPath = (sessions) => `/comunidad/sesiones?${new URLSearchParams({ buscar: sessions.search })}`
 
 process.chdir(root)
@@ -339,7 +360,7 @@ async function benchEngine(engine) {
   console.log(
     `${c.user} members, ${c.community_posts} posts, ${c.community_comments} comments, ${c.post_likes} post likes, ` +
       `${c.comment_likes} comment likes, ${c.post_attachments} attachments, ${c.ceo_sessions} CEO sessions ` +
-      `(${c.ceo_session_likes} likes, ${c.ceo_session_comments} comments) (migrations ${seeded.migrateSeconds} s, data ${seeded.seedSeconds} s)`,
+      `(${c.ceo_session_likes} likes, ${c.ceo_session_comments} comments), ${c.events} events (${c.event_attendees} registrations) (migrations ${seeded.migrateSeconds} s, data ${seeded.seedSeconds} s)`,
   )
   if (seeded.sessions.publishedCounter !== c.ceo_sessions) {
     throw new Error(`the published_sessions counter says ${seeded.sessions.publishedCounter} for ${c.ceo_sessions} published sessions`)
@@ -353,7 +374,7 @@ async function benchEngine(engine) {
   const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
   // Signed links expire within the hour (and a quarter): the bench is over long before.
   const videoSrc = await videoSource(seeded.sessions.withVideo, cookie)
-  const targets = [...TARGETS, ...sessionTargets(seeded.sessions, videoSrc)]
+  const targets = [...TARGETS, ...sessionTargets(seeded.sessions, videoSrc), ...eventTargets(seeded.events)]
   endPhase('start')
 
   for (const target of targets) {
@@ -439,6 +460,9 @@ async function benchEngine(engine) {
       path: `/video/${seeded.sessions.withVideo}.data?_routes=${encodeURIComponent(VIDEO_ROUTE)}`,
     },
     { name: 'video, Range 0-65535 (206)', path: videoSrc, headers: { Range: 'bytes=0-65535' }, status: 206 },
+    { name: '/comunidad/calendario (list)', path: '/comunidad/calendario' },
+    { name: '/comunidad/calendario, month', path: '/comunidad/calendario?vista=calendario' },
+    { name: '/comunidad/calendario/:id', path: `/comunidad/calendario/${seeded.events.busiest}` },
   ]
   const queries = []
   for (const check of checks) {

@@ -1,6 +1,8 @@
 import 'react-router'
 import { createRequestHandler } from '@react-router/express'
 import { existsSync } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import path from 'node:path'
 import express from 'express'
 import { closeDatabase, openDatabase } from '~/platform/db/client.server'
@@ -10,7 +12,8 @@ import { getEnv } from '~/platform/env.server'
 import { newRequestId, runWithRequestId } from '~/platform/http/request-context.server'
 import { logger } from '~/platform/logger.server'
 import { scheduleHousekeeping } from '~/platform/jobs/housekeeping.server'
-import { scheduleUploadExpiry } from '~/features/ceo-sessions/local-video.server'
+import { scheduleUploadExpiry, UPLOAD_PATH } from '~/features/ceo-sessions/local-video.server'
+import { handleVideoUpload } from '~/features/ceo-sessions/video-upload.server'
 import { scheduleMuxReconciliation } from '~/features/ceo-sessions/mux.server'
 import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
 // Every module that defines jobs, so this process's worker runs them all.
@@ -140,6 +143,11 @@ export function createApp({ development }: { development: boolean }) {
   app.use(allowedMethods())
   app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: ['/api/webhooks/'] }))
   app.use(bodySizeLimit({ maxBytes: MAX_FORM_BODY_BYTES }))
+  app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
+    handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)
+      .then((response) => sendFetchResponse(res, response))
+      .catch(next)
+  })
   app.use(
     createRequestHandler({
       build: () => import('virtual:react-router/server-build'),
@@ -147,4 +155,26 @@ export function createApp({ development }: { development: boolean }) {
     }),
   )
   return app
+}
+
+/** The Fetch API request our handlers take, streaming the body (a video chunk is never buffered here). */
+function fetchRequestOf(req: express.Request) {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, item)
+  }
+  const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+  return new Request(url, {
+    method: req.method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit)
+}
+
+async function sendFetchResponse(res: express.Response, response: Response) {
+  res.status(response.status)
+  for (const [name, value] of response.headers) res.append(name, value)
+  if (!response.body) return void res.end()
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res)
 }

@@ -773,7 +773,10 @@ test('an admin publishes a CEO session; a premium member watches, likes and comm
   await dialog
     .getByLabel('PDF', { exact: true })
     .setInputFiles({ name: 'resumen.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% resumen\n') })
-  await dialog.getByLabel('Video *').setInputFiles('tests/fixtures/session.webm')
+  // Over one 5 MiB chunk, so the upload goes through the 308 'go on' answers: the fixture's two
+  // seconds, padded with zeros after the WebM segment (players and ffprobe ignore them).
+  const paddedVideo = Buffer.concat([readFileSync('tests/fixtures/session.webm'), Buffer.alloc(6 * 1024 * 1024)])
+  await dialog.getByLabel('Video *').setInputFiles({ name: 'sesion.webm', mimeType: 'video/webm', buffer: paddedVideo })
   await screenshot(admin, 'sessions-dialog-1280')
   await expectNoHorizontalOverflow(admin, 'session dialog at 390', MOBILE)
   await screenshot(admin, 'sessions-dialog-390')

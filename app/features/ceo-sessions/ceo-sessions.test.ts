@@ -15,7 +15,7 @@ import * as tabRoute from './ceo-sessions.route'
 import * as commentsRoute from './comments.route'
 import { pdfName } from './ceo-sessions.server'
 import { ceoSessionComments, ceoSessions } from './schema'
-import * as uploadRoute from './video-upload.route'
+import { handleVideoUpload } from './video-upload.server'
 import * as videoRoute from './video.route'
 
 useTestDatabase()
@@ -80,7 +80,7 @@ async function createPublished(overrides: Record<string, string | string[]> = {}
     'Content-Range': `bytes 0-${VIDEO.length - 1}/${VIDEO.length}`,
   })
   const request = new Request(`${BASE_URL}${uploadUrl}`, { method: 'PUT', headers, body: new Uint8Array(VIDEO) })
-  const sent = await run(() => uploadRoute.action({ request, params: { uploadId: uploadUrl.split('/').pop()! }, context: {} } as never))
+  const sent = await run(() => handleVideoUpload(request, uploadUrl.split('/').pop()!))
   expect(sent.status).toBe(201)
   await runDueJobs({ names: ['ceo-sessions.process-local-video'] })
   return sessionId
@@ -133,11 +133,10 @@ describe('creating a session', () => {
       'Content-Range': `bytes 0-${VIDEO.length - 1}/${VIDEO.length}`,
     })
     const sent = await run(() =>
-      uploadRoute.action({
-        request: new Request(`${BASE_URL}${uploadUrl}`, { method: 'PUT', headers, body: new Uint8Array(VIDEO) }),
-        params: { uploadId: uploadUrl.split('/').pop() },
-        context: {},
-      } as never),
+      handleVideoUpload(
+        new Request(`${BASE_URL}${uploadUrl}`, { method: 'PUT', headers, body: new Uint8Array(VIDEO) }),
+        uploadUrl.split('/').pop(),
+      ),
     )
     expect(sent.status).toBe(201)
     await runDueJobs({ names: ['ceo-sessions.process-local-video'] })

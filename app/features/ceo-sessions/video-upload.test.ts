@@ -18,7 +18,7 @@ import { VIDEO_MAX_BYTES } from './limits'
 import { expireAbandonedUploads, localVideoProvider, UPLOAD_MESSAGES } from './local-video.server'
 import { ceoSessions, videoUploads } from './schema'
 import { createSession, deleteSession, type SessionFields } from './sessions.server'
-import * as uploadRoute from './video-upload.route'
+import { handleVideoUpload } from './video-upload.server'
 
 useTestDatabase()
 
@@ -64,7 +64,7 @@ function put(uploadUrl: string, { cookie, range, body, length }: { cookie?: stri
   else if (body) headers.set('Content-Length', String(body.length))
   const request = new Request(`${BASE_URL}${uploadUrl}`, { method: 'PUT', headers, body: body ? new Uint8Array(body) : null })
   const uploadId = uploadUrl.split('/').pop()!
-  return run(() => uploadRoute.action({ request, params: { uploadId }, context: {} } as never))
+  return run(() => handleVideoUpload(request, uploadId))
 }
 
 /** Sends `bytes` in chunks of `size`, as @mux/upchunk does. */
