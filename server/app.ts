@@ -3,6 +3,7 @@ import { createRequestHandler } from '@react-router/express'
 import { existsSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import path from 'node:path'
 import express from 'express'
 import { closeDatabase, openDatabase } from '~/platform/db/client.server'
@@ -176,5 +177,5 @@ async function sendFetchResponse(res: express.Response, response: Response) {
   res.status(response.status)
   for (const [name, value] of response.headers) res.append(name, value)
   if (!response.body) return void res.end()
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res)
+  await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res)
 }
