@@ -147,7 +147,8 @@ export function createApp({ development }: { development: boolean }) {
   app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
     handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)
       .then((response) => sendFetchResponse(res, response))
-      .catch(next)
+      // A browser that dropped the connection mid-chunk (the upload resumes later) is not an error.
+      .catch((error: unknown) => (req.destroyed ? logger.debug({ err: error }, 'video chunk: client gone') : next(error)))
   })
   app.use(
     createRequestHandler({

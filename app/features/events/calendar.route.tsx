@@ -16,6 +16,10 @@ import { listEvents } from './events.server'
 import { toEventView } from './views.server'
 import type { Route } from './+types/calendar.route'
 
+/** Upcoming events per page of the list, and past events shown under 'Pasados'. */
+const LIST_PAGE_SIZE = 20
+const PAST_SHOWN = 6
+
 /** The community's month boundaries ('2026-11' → the instants its first and next month's first day begin in Madrid). */
 function monthRange(month: string) {
   return { from: fromWallTime(`${month}-01T00:00`)!, to: fromWallTime(`${shiftMonth(month, 1)}-01T00:00`)! }
@@ -46,9 +50,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       past: [],
     }
   }
+  const page = Math.min(Math.max(Number.parseInt(params.get('pagina') ?? '1', 10) || 1, 1), 100)
   const [upcoming, past] = await Promise.all([
-    listEvents({ viewerId: user.id, from: now, limit: 100 }),
-    listEvents({ viewerId: user.id, to: now, order: 'desc', limit: 12 }),
+    // One more than shown tells whether there is a next page.
+    listEvents({ viewerId: user.id, from: now, limit: LIST_PAGE_SIZE + 1, offset: (page - 1) * LIST_PAGE_SIZE }),
+    page === 1 ? listEvents({ viewerId: user.id, to: now, order: 'desc', limit: PAST_SHOWN }) : [],
   ])
   return {
     hasAccess: true as const,
@@ -57,7 +63,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     month,
     today: toWallTime(now).slice(0, 10),
     now: now.getTime(),
-    events: upcoming.map(toEventView),
+    events: upcoming.slice(0, LIST_PAGE_SIZE).map(toEventView),
+    nextPage: upcoming.length > LIST_PAGE_SIZE ? page + 1 : null,
     past: past.map(toEventView),
   }
 }
@@ -119,6 +126,14 @@ export default function CalendarPage({ loaderData, actionData }: Route.Component
             ) : (
               <p className="rounded-xl border border-dashed bg-card p-8 text-center text-muted-foreground">No hay eventos próximos</p>
             )}
+            {loaderData.nextPage ? (
+              <Link
+                to={`?pagina=${loaderData.nextPage}`}
+                className="justify-self-center rounded-md border px-4 py-2 text-sm font-medium hover:bg-accent"
+              >
+                Ver más eventos
+              </Link>
+            ) : null}
           </section>
           {past.length ? (
             <section aria-labelledby="past-title" className="grid gap-3">

@@ -215,3 +215,42 @@ describe('the recording of a past event', () => {
     expect(list.data.events.map((event: { id: string }) => event.id)).not.toContain(past)
   })
 })
+
+describe('requests the calendar does not accept', () => {
+  const post = (body: BodyInit, contentType?: string) =>
+    run(() =>
+      calendarRoute.action({
+        request: new Request('http://localhost:3000/comunidad/calendario', {
+          method: 'POST',
+          body,
+          headers: {
+            Origin: 'http://localhost:3000',
+            'x-app-client-ip': '203.0.113.7',
+            Cookie: people.admin.cookie!,
+            ...(contentType ? { 'Content-Type': contentType } : {}),
+          },
+        }),
+        params: {},
+        context: {},
+      } as never),
+    )
+
+  test('a JSON body is a 415, a cut multipart body a 400, an image that is not one a 415; nothing is created', async () => {
+    const before = (await getDb().select({ id: events.id }).from(events)).length
+    expect((await post(JSON.stringify({ intent: 'create-event', ...FIELDS }), 'application/json')).status).toBe(415)
+    const cut = `--x\r\nContent-Disposition: form-data; name="intent"\r\n\r\ncreate-event\r\n--x\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n\x89PNG`
+    expect((await post(cut, 'multipart/form-data; boundary=x')).status).toBe(400)
+    const form = new FormData()
+    for (const [name, value] of Object.entries({ intent: 'create-event', ...FIELDS })) form.append(name, value)
+    form.append('image', new Blob(['%PDF-1.4 not an image'], { type: 'image/png' }), 'foto.png')
+    const refused = await post(form)
+    expect(refused.status).toBe(415)
+    expect(refused.data.message).toEqual({ title: 'Tipo de archivo inválido', description: 'La imagen debe ser JPG, PNG, WebP o GIF' })
+    expect((await getDb().select({ id: events.id }).from(events)).length).toBe(before)
+  })
+
+  test('an unknown intent and a malformed id are 400s', async () => {
+    expect((await act({ intent: 'borrar-todo' }, people.admin.cookie)).status).toBe(400)
+    expect((await act({ intent: 'toggle-registration', eventId: 'nope' }, people.premium.cookie)).status).toBe(400)
+  })
+})

@@ -50,12 +50,14 @@ export async function listEvents({
   to,
   order = 'asc',
   limit = 200,
+  offset = 0,
 }: {
   viewerId: string
   from?: Date
   to?: Date
   order?: 'asc' | 'desc'
   limit?: number
+  offset?: number
 }) {
   const mine = alias(eventAttendees, 'my_attendance')
   return getDb()
@@ -65,6 +67,7 @@ export async function listEvents({
     .where(and(from ? gte(events.eventDate, from) : undefined, to ? lt(events.eventDate, to) : undefined))
     .orderBy(order === 'asc' ? asc(events.eventDate) : desc(events.eventDate), asc(events.id))
     .limit(limit)
+    .offset(offset)
 }
 
 export type ListedEvent = Awaited<ReturnType<typeof listEvents>>[number]
