@@ -1,20 +1,10 @@
 import { z } from 'zod'
-import { CommentContent, CONTROL_CHARS } from '~/features/feed/schemas'
+import { CommentContent } from '~/features/feed/schemas'
+import { CONTROL_CHARS, REQUIRED, requiredText } from '~/platform/http/text-fields'
 import { fromWallTime } from '~/platform/dates'
 import { SHORT_TEXT_MAX, TAG_MAX, TAGS_MAX, TEXT_MAX, TITLE_MAX, VIDEO_MAX_BYTES } from './limits'
 
 // Rules of spec 001 §5 for sessions, enforced by the server; the dialogs repeat them to answer sooner.
-
-const REQUIRED = 'Este campo es obligatorio'
-
-function text(max: number, { multiline = false } = {}) {
-  return z
-    .string({ error: REQUIRED })
-    .trim()
-    .min(1, REQUIRED)
-    .max(max, `Máximo ${max} caracteres`)
-    .refine((value) => !CONTROL_CHARS.test(value) && (multiline || !/[\r\n]/.test(value)), 'Contiene caracteres no válidos')
-}
 
 /** Forms send repeated hidden fields: one value arrives as a string, none as nothing. */
 const tags = z.preprocess(
@@ -38,12 +28,12 @@ const tags = z.preprocess(
 const sessionId = z.uuid('Sesión no válida')
 
 export const SessionFieldsSchema = z.object({
-  title: text(TITLE_MAX),
-  summary: text(SHORT_TEXT_MAX, { multiline: true }),
-  description: text(TEXT_MAX, { multiline: true }),
-  ceoName: text(SHORT_TEXT_MAX),
-  ceoPosition: text(SHORT_TEXT_MAX),
-  ceoCompany: text(SHORT_TEXT_MAX),
+  title: requiredText(TITLE_MAX),
+  summary: requiredText(SHORT_TEXT_MAX, { multiline: true }),
+  description: requiredText(TEXT_MAX, { multiline: true }),
+  ceoName: requiredText(SHORT_TEXT_MAX),
+  ceoPosition: requiredText(SHORT_TEXT_MAX),
+  ceoCompany: requiredText(SHORT_TEXT_MAX),
   sessionDate: z
     .string({ error: REQUIRED })
     .min(1, REQUIRED)

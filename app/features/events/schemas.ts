@@ -1,25 +1,10 @@
 import { z } from 'zod'
-import { CONTROL_CHARS, isSafeHttpUrl } from '~/features/feed/schemas'
+import { blankToUndefined, isSafeHttpUrl, optionalText, REQUIRED, requiredText } from '~/platform/http/text-fields'
 import { fromWallTime } from '~/platform/dates'
 import { EVENT_SHORT_MAX, EVENT_TEXT_MAX, EVENT_TIME_ZONES, EVENT_TITLE_MAX } from './limits'
 
 // Spec 001 §5 'Event edit': title, short description, date and time, type required; max
 // attendees an optional integer; the external link a URL. Enforced here, on the server.
-
-const REQUIRED = 'Este campo es obligatorio'
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)
-
-function requiredText(max: number, { multiline = false } = {}) {
-  return z
-    .string({ error: REQUIRED })
-    .trim()
-    .min(1, REQUIRED)
-    .max(max, `Máximo ${max} caracteres`)
-    .refine((value) => !CONTROL_CHARS.test(value) && (multiline || !/[\r\n]/.test(value)), 'Contiene caracteres no válidos')
-}
-
-const optionalText = (max: number, options?: { multiline?: boolean }) =>
-  z.preprocess(blankToUndefined, requiredText(max, options).optional()).transform((value) => value ?? null)
 
 const eventId = z.uuid('Evento no válido')
 

@@ -1,23 +1,8 @@
 import { z } from 'zod'
+import { blankToUndefined, CONTROL_CHARS, isSafeHttpUrl } from '~/platform/http/text-fields'
 import { COMMENT_MAX, POST_CONTENT_MAX, POST_TITLE_MAX, URL_MAX } from './limits'
 
 // Rules of spec 001 §5 for posts and comments, enforced by the server.
-
-// Control characters, and the bidirectional controls that make text read differently from how
-// it is stored (a name that shows 'Ana' but is something else; CVE-2021-42574): the embeddings,
-// overrides and isolates, and the invisible direction marks (LRM U+200E, RLM U+200F, ALM U+061C).
-// Not all of \p{Cf}: the zero-width joiner holds emoji sequences together.
-export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/
-
-/** Only web and mail links are ever stored or rendered as links (no javascript:, data:, …). */
-export function isSafeHttpUrl(value: string) {
-  try {
-    const url = new URL(value)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && Boolean(url.hostname)
-  } catch {
-    return false
-  }
-}
 
 const title = z
   .string({ error: 'El título es requerido' })
@@ -36,7 +21,7 @@ const content = z
 
 /** Forms send an untouched field as '': that means "not given". */
 function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional())
+  return z.preprocess(blankToUndefined, schema.optional())
 }
 
 const linkUrl = optional(

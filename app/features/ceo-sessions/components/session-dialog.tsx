@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { Loader2, Plus, X } from 'lucide-react'
+import { Plus, X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useFetcher, useRevalidator } from 'react-router'
 import { failedSubmission, type Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/ui/dialog'
+import { FormDialog, FormDialogButtons } from '~/ui/form-dialog'
 import { Field, FileField, FormError, TextareaField } from '~/ui/field'
 import { Input } from '~/ui/input'
 import { Label } from '~/ui/label'
@@ -168,114 +168,108 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
   const title = editing ? 'Editar Sesión' : 'Nueva Sesión'
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (!next && !busy ? onClose() : undefined)}>
-      <DialogContent className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto" onInteractOutside={(event) => event.preventDefault()}>
-        <DialogTitle>{title}</DialogTitle>
-        <DialogDescription>
-          {editing
-            ? 'Cambia los datos de la sesión o reemplaza sus archivos.'
-            : 'Los campos marcados con * son obligatorios. El video se procesa después de subirlo.'}
-        </DialogDescription>
-        <fetcher.Form
-          ref={formRef}
-          method="post"
-          action={SESSIONS_ACTION}
-          encType="multipart/form-data"
-          className="grid gap-3"
-          {...getFormProps(form)}
-        >
-          <input type="hidden" name="intent" value={editing ? 'update-session' : 'create-session'} />
-          {session ? <input type="hidden" name="sessionId" value={session.id} /> : null}
-          {video ? (
-            <>
-              <input type="hidden" name="videoSize" value={video.size} />
-              <input type="hidden" name="videoType" value={video.type} />
-            </>
-          ) : null}
-          <FormError errors={fetcher.data && !fetcher.data.ok ? [fetcher.data.message.description ?? fetcher.data.message.title] : null} />
+    <FormDialog
+      title={title}
+      description={
+        editing
+          ? 'Cambia los datos de la sesión o reemplaza sus archivos.'
+          : 'Los campos marcados con * son obligatorios. El video se procesa después de subirlo.'
+      }
+      open={open}
+      busy={busy}
+      onClose={onClose}
+    >
+      <fetcher.Form
+        ref={formRef}
+        method="post"
+        action={SESSIONS_ACTION}
+        encType="multipart/form-data"
+        className="grid gap-3"
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value={editing ? 'update-session' : 'create-session'} />
+        {session ? <input type="hidden" name="sessionId" value={session.id} /> : null}
+        {video ? (
+          <>
+            <input type="hidden" name="videoSize" value={video.size} />
+            <input type="hidden" name="videoType" value={video.type} />
+          </>
+        ) : null}
+        <FormError errors={fetcher.data && !fetcher.data.ok ? [fetcher.data.message.description ?? fetcher.data.message.title] : null} />
+        <Field
+          label="Título *"
+          errors={fields.title.errors}
+          inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: TITLE_MAX }}
+        />
+        <TextareaField label="Resumen *" field={fields.summary} rows={2} maxLength={SHORT_TEXT_MAX} />
+        <TextareaField label="Descripción *" field={fields.description} rows={4} maxLength={TEXT_MAX} />
+        <div className="grid gap-3 sm:grid-cols-3">
           <Field
-            label="Título *"
-            errors={fields.title.errors}
-            inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: TITLE_MAX }}
+            label="Nombre del CEO *"
+            errors={fields.ceoName.errors}
+            inputProps={{ ...getInputProps(fields.ceoName, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
           />
-          <TextareaField label="Resumen *" field={fields.summary} rows={2} maxLength={SHORT_TEXT_MAX} />
-          <TextareaField label="Descripción *" field={fields.description} rows={4} maxLength={TEXT_MAX} />
-          <div className="grid gap-3 sm:grid-cols-3">
-            <Field
-              label="Nombre del CEO *"
-              errors={fields.ceoName.errors}
-              inputProps={{ ...getInputProps(fields.ceoName, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
-            />
-            <Field
-              label="Cargo *"
-              errors={fields.ceoPosition.errors}
-              inputProps={{ ...getInputProps(fields.ceoPosition, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
-            />
-            <Field
-              label="Empresa *"
-              errors={fields.ceoCompany.errors}
-              inputProps={{ ...getInputProps(fields.ceoCompany, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
-            />
-          </div>
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field
-              label="Fecha de la sesión (hora de Madrid) *"
-              errors={fields.sessionDate.errors}
-              inputProps={getInputProps(fields.sessionDate, { type: 'datetime-local' })}
-            />
-            <Field
-              label="Duración en minutos"
-              errors={fields.durationMinutes.errors}
-              inputProps={{ ...getInputProps(fields.durationMinutes, { type: 'number' }), min: 1, step: 1, inputMode: 'numeric' }}
-            />
-          </div>
-          <TagsInput tags={tags} onChange={setTags} errors={fields.tags.errors} />
+          <Field
+            label="Cargo *"
+            errors={fields.ceoPosition.errors}
+            inputProps={{ ...getInputProps(fields.ceoPosition, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
+          />
+          <Field
+            label="Empresa *"
+            errors={fields.ceoCompany.errors}
+            inputProps={{ ...getInputProps(fields.ceoCompany, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
+          />
+        </div>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field
+            label="Fecha de la sesión (hora de Madrid) *"
+            errors={fields.sessionDate.errors}
+            inputProps={getInputProps(fields.sessionDate, { type: 'datetime-local' })}
+          />
+          <Field
+            label="Duración en minutos"
+            errors={fields.durationMinutes.errors}
+            inputProps={{ ...getInputProps(fields.durationMinutes, { type: 'number' }), min: 1, step: 1, inputMode: 'numeric' }}
+          />
+        </div>
+        <TagsInput tags={tags} onChange={setTags} errors={fields.tags.errors} />
+        <label className="flex items-center gap-2 text-sm">
+          <input {...getInputProps(fields.isFeatured, { type: 'checkbox' })} className="size-4" /> Sesión destacada
+        </label>
+        <FileField
+          label={editing ? 'Reemplazar video' : 'Video *'}
+          name=""
+          accept="video/mp4,video/webm,video/quicktime,video/*"
+          help="MP4, WebM o MOV, hasta 500 MB."
+          error={videoError}
+          onFiles={(files) => checkFile('video', files[0])}
+        />
+        <FileField
+          label={editing ? 'Reemplazar miniatura' : 'Miniatura'}
+          name="thumbnail"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          help="Opcional. Sin miniatura se usa un fotograma del video."
+          error={thumbnailError}
+          onFiles={(files) => checkFile('thumbnail', files[0])}
+        />
+        <FileField
+          label={editing && session?.pdfName ? `Reemplazar PDF (${session.pdfName})` : 'PDF'}
+          name="pdf"
+          accept="application/pdf,.pdf"
+          help="Opcional, hasta 20 MB."
+          error={pdfError}
+          onFiles={(files) => checkFile('pdf', files[0])}
+        />
+        {editing && session?.pdfName ? (
           <label className="flex items-center gap-2 text-sm">
-            <input {...getInputProps(fields.isFeatured, { type: 'checkbox' })} className="size-4" /> Sesión destacada
+            <input type="checkbox" name="removePdf" className="size-4" /> Quitar el PDF actual
           </label>
-          <FileField
-            label={editing ? 'Reemplazar video' : 'Video *'}
-            name=""
-            accept="video/mp4,video/webm,video/quicktime,video/*"
-            help="MP4, WebM o MOV, hasta 500 MB."
-            error={videoError}
-            onFiles={(files) => checkFile('video', files[0])}
-          />
-          <FileField
-            label={editing ? 'Reemplazar miniatura' : 'Miniatura'}
-            name="thumbnail"
-            accept="image/png,image/jpeg,image/webp,image/gif"
-            help="Opcional. Sin miniatura se usa un fotograma del video."
-            error={thumbnailError}
-            onFiles={(files) => checkFile('thumbnail', files[0])}
-          />
-          <FileField
-            label={editing && session?.pdfName ? `Reemplazar PDF (${session.pdfName})` : 'PDF'}
-            name="pdf"
-            accept="application/pdf,.pdf"
-            help="Opcional, hasta 20 MB."
-            error={pdfError}
-            onFiles={(files) => checkFile('pdf', files[0])}
-          />
-          {editing && session?.pdfName ? (
-            <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="removePdf" className="size-4" /> Quitar el PDF actual
-            </label>
-          ) : null}
-          <FileField label="Subtítulos (WebVTT)" name="captions" accept=".vtt,text/vtt" help="Opcional: un archivo .vtt en español." />
-          <ProgressLine progress={progress} />
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="ghost" onClick={onClose} disabled={busy}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
-              {editing ? 'Guardar cambios' : 'Crear sesión'}
-            </Button>
-          </div>
-        </fetcher.Form>
-      </DialogContent>
-    </Dialog>
+        ) : null}
+        <FileField label="Subtítulos (WebVTT)" name="captions" accept=".vtt,text/vtt" help="Opcional: un archivo .vtt en español." />
+        <ProgressLine progress={progress} />
+        <FormDialogButtons busy={busy} onCancel={onClose} submitLabel={editing ? 'Guardar cambios' : 'Crear sesión'} />
+      </fetcher.Form>
+    </FormDialog>
   )
 }
 

@@ -1,10 +1,8 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
-import { Loader2 } from 'lucide-react'
 import { useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { failedSubmission, type Result } from '~/platform/http/result'
-import { Button } from '~/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/ui/dialog'
+import { FormDialog, FormDialogButtons } from '~/ui/form-dialog'
 import { Field, FileField, FormError, TextareaField } from '~/ui/field'
 import { Label } from '~/ui/label'
 import { useResultToast } from '~/ui/toast'
@@ -59,94 +57,88 @@ export function EventDialog({ event, open, onClose }: { event?: EditableEvent; o
   })
   const busy = fetcher.state !== 'idle'
   return (
-    <Dialog open={open} onOpenChange={(next) => (!next && !busy ? onClose() : undefined)}>
-      <DialogContent className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto" onInteractOutside={(e) => e.preventDefault()}>
-        <DialogTitle>{event ? 'Editar evento' : 'Nuevo Evento'}</DialogTitle>
-        <DialogDescription>Los campos marcados con * son obligatorios.</DialogDescription>
-        <fetcher.Form
-          ref={formRef}
-          method="post"
-          action={CALENDAR_ACTION}
-          encType="multipart/form-data"
-          className="grid gap-3"
-          {...getFormProps(form)}
-        >
-          <input type="hidden" name="intent" value={event ? 'update-event' : 'create-event'} />
-          {event ? <input type="hidden" name="eventId" value={event.id} /> : null}
-          <FormError errors={fetcher.data && !fetcher.data.ok ? [fetcher.data.message.description ?? fetcher.data.message.title] : null} />
+    <FormDialog
+      title={event ? 'Editar evento' : 'Nuevo Evento'}
+      description="Los campos marcados con * son obligatorios."
+      open={open}
+      busy={busy}
+      onClose={onClose}
+    >
+      <fetcher.Form
+        ref={formRef}
+        method="post"
+        action={CALENDAR_ACTION}
+        encType="multipart/form-data"
+        className="grid gap-3"
+        {...getFormProps(form)}
+      >
+        <input type="hidden" name="intent" value={event ? 'update-event' : 'create-event'} />
+        {event ? <input type="hidden" name="eventId" value={event.id} /> : null}
+        <FormError errors={fetcher.data && !fetcher.data.ok ? [fetcher.data.message.description ?? fetcher.data.message.title] : null} />
+        <Field
+          label="Título *"
+          errors={fields.title.errors}
+          inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: EVENT_TITLE_MAX }}
+        />
+        <TextareaField label="Descripción breve *" field={fields.description} rows={2} maxLength={EVENT_SHORT_MAX} />
+        <TextareaField label="Detalles" field={fields.content} rows={4} maxLength={EVENT_TEXT_MAX} />
+        <div className="grid gap-3 sm:grid-cols-2">
           <Field
-            label="Título *"
-            errors={fields.title.errors}
-            inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: EVENT_TITLE_MAX }}
+            label="Fecha y hora *"
+            errors={fields.eventDate.errors}
+            inputProps={getInputProps(fields.eventDate, { type: 'datetime-local' })}
           />
-          <TextareaField label="Descripción breve *" field={fields.description} rows={2} maxLength={EVENT_SHORT_MAX} />
-          <TextareaField label="Detalles" field={fields.content} rows={4} maxLength={EVENT_TEXT_MAX} />
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field
-              label="Fecha y hora *"
-              errors={fields.eventDate.errors}
-              inputProps={getInputProps(fields.eventDate, { type: 'datetime-local' })}
-            />
-            <div className="grid gap-1.5">
-              <Label htmlFor={fields.timeZone.id}>Zona horaria</Label>
-              <select {...getSelectProps(fields.timeZone)} className={SELECT_CLASS}>
-                {Object.entries(EVENT_TIME_ZONES).map(([zone, label]) => (
-                  <option key={zone} value={zone}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor={fields.timeZone.id}>Zona horaria</Label>
+            <select {...getSelectProps(fields.timeZone)} className={SELECT_CLASS}>
+              {Object.entries(EVENT_TIME_ZONES).map(([zone, label]) => (
+                <option key={zone} value={zone}>
+                  {label}
+                </option>
+              ))}
+            </select>
           </div>
-          <div className="grid gap-3 sm:grid-cols-3">
-            <div className="grid gap-1.5">
-              <Label htmlFor={fields.eventType.id}>Tipo *</Label>
-              <select {...getSelectProps(fields.eventType)} className={SELECT_CLASS}>
-                {Object.entries(EVENT_TYPES).map(([type, label]) => (
-                  <option key={type} value={type}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <Field
-              label="Duración (min)"
-              errors={fields.durationMinutes.errors}
-              inputProps={{ ...getInputProps(fields.durationMinutes, { type: 'number' }), min: 5, step: 5, inputMode: 'numeric' }}
-            />
-            <Field
-              label="Máximo de asistentes"
-              errors={fields.maxAttendees.errors}
-              inputProps={{ ...getInputProps(fields.maxAttendees, { type: 'number' }), min: 1, step: 1, inputMode: 'numeric' }}
-            />
+        </div>
+        <div className="grid gap-3 sm:grid-cols-3">
+          <div className="grid gap-1.5">
+            <Label htmlFor={fields.eventType.id}>Tipo *</Label>
+            <select {...getSelectProps(fields.eventType)} className={SELECT_CLASS}>
+              {Object.entries(EVENT_TYPES).map(([type, label]) => (
+                <option key={type} value={type}>
+                  {label}
+                </option>
+              ))}
+            </select>
           </div>
           <Field
-            label="Lugar"
-            errors={fields.location.errors}
-            inputProps={{ ...getInputProps(fields.location, { type: 'text' }), maxLength: EVENT_SHORT_MAX }}
+            label="Duración (min)"
+            errors={fields.durationMinutes.errors}
+            inputProps={{ ...getInputProps(fields.durationMinutes, { type: 'number' }), min: 5, step: 5, inputMode: 'numeric' }}
           />
           <Field
-            label="Enlace externo"
-            errors={fields.externalLink.errors}
-            inputProps={{ ...getInputProps(fields.externalLink, { type: 'url' }), placeholder: 'https://' }}
+            label="Máximo de asistentes"
+            errors={fields.maxAttendees.errors}
+            inputProps={{ ...getInputProps(fields.maxAttendees, { type: 'number' }), min: 1, step: 1, inputMode: 'numeric' }}
           />
-          <FileField
-            label="Imagen"
-            name="image"
-            accept="image/png,image/jpeg,image/webp,image/gif"
-            help="Opcional: JPG, PNG, WebP o GIF, hasta 10 MB."
-          />
-          <div className="flex flex-wrap justify-end gap-2">
-            <Button type="button" variant="ghost" onClick={onClose} disabled={busy}>
-              Cancelar
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
-              {event ? 'Guardar cambios' : 'Crear evento'}
-            </Button>
-          </div>
-        </fetcher.Form>
-      </DialogContent>
-    </Dialog>
+        </div>
+        <Field
+          label="Lugar"
+          errors={fields.location.errors}
+          inputProps={{ ...getInputProps(fields.location, { type: 'text' }), maxLength: EVENT_SHORT_MAX }}
+        />
+        <Field
+          label="Enlace externo"
+          errors={fields.externalLink.errors}
+          inputProps={{ ...getInputProps(fields.externalLink, { type: 'url' }), placeholder: 'https://' }}
+        />
+        <FileField
+          label="Imagen"
+          name="image"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          help="Opcional: JPG, PNG, WebP o GIF, hasta 10 MB."
+        />
+        <FormDialogButtons busy={busy} onCancel={onClose} submitLabel={event ? 'Guardar cambios' : 'Crear evento'} />
+      </fetcher.Form>
+    </FormDialog>
   )
 }
