@@ -1,11 +1,13 @@
 import { Plus, Search, Video } from 'lucide-react'
 import { useState } from 'react'
-import { Form, Link, useNavigate, useSearchParams } from 'react-router'
+import { Form, Link, useFetcher, useNavigate, useSearchParams } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { toWallTime } from '~/platform/dates'
+import type { Result } from '~/platform/http/result'
 import { ActionStatus } from '~/ui/action-status'
+import { useResultToast } from '~/ui/toast'
 import { Button } from '~/ui/button'
 import { Input } from '~/ui/input'
 import { sessionAction } from './ceo-sessions.server'
@@ -81,6 +83,9 @@ function Library({
   actionResult: Route.ComponentProps['actionData']
 }) {
   const [creating, setCreating] = useState(false)
+  // Deletions are answered here: the deleted session's card is gone once the page reloads.
+  const remove = useFetcher<Result>()
+  useResultToast(remove.state, remove.data)
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const closeEdit = () => {
@@ -122,7 +127,7 @@ function Library({
           <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {data.continueWatching.map(({ session, positionSeconds }) => (
               <li key={session.id} className="grid">
-                <SessionCard session={session} progressSeconds={positionSeconds} />
+                <SessionCard session={session} progressSeconds={positionSeconds} remove={remove} />
               </li>
             ))}
           </ul>
@@ -136,7 +141,7 @@ function Library({
           <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {data.sessions.map((session) => (
               <li key={session.id} className="grid">
-                <SessionCard session={session} />
+                <SessionCard session={session} remove={remove} />
               </li>
             ))}
           </ul>

@@ -1,19 +1,25 @@
 import { Clock, Eye, FileText, Heart, MessageCircle, Pencil, Star, Trash2, Video } from 'lucide-react'
 import { useState } from 'react'
-import { Link, useFetcher } from 'react-router'
+import { type FetcherWithComponents, Link } from 'react-router'
 import { fullDateTime, relativeTime } from '~/platform/dates'
 import type { Result } from '~/platform/http/result'
 import { Badge } from '~/ui/badge'
 import { ConfirmButton } from '~/ui/confirm-button'
-import { useResultToast } from '~/ui/toast'
 import type { SessionCardView } from '../library.server'
 import { CARD_TAGS, formatDuration } from '../limits'
 import { SESSIONS_ACTION } from '../paths'
 
 /** A session in the library (spec 001 §2 'Session card'); the whole card opens its page. */
-export function SessionCard({ session, progressSeconds }: { session: SessionCardView; progressSeconds?: number }) {
-  const remove = useFetcher<Result>()
-  useResultToast(remove.state, remove.data)
+export function SessionCard({
+  session,
+  progressSeconds,
+  remove,
+}: {
+  session: SessionCardView
+  progressSeconds?: number
+  /** The library's one delete fetcher: it outlives the card of the session it deletes. */
+  remove: FetcherWithComponents<Result>
+}) {
   const duration = formatDuration(session.durationMinutes)
   const extraTags = session.tags.length - CARD_TAGS
   return (

@@ -1,7 +1,7 @@
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
-import { useFetcher } from 'react-router'
+import { type FetcherWithComponents, useFetcher } from 'react-router'
 import { fullDateTime, relativeTime } from '~/platform/dates'
 import { failedSubmission } from '~/platform/http/result'
 import { Button } from '~/ui/button'
@@ -54,6 +54,10 @@ export function CommentsPanel({ thread, initialComments }: { thread: CommentThre
     if (!initialComments && loader.state === 'idle' && !loader.data) void loader.load(commentsUrl)
   }, [commentsUrl, initialComments, loader])
   const reload = () => void loader.load(commentsUrl)
+  // Deletions are answered here, not in the comment's own item: the list reloads after the
+  // action, and the item of a deleted comment may be gone before its answer is read.
+  const remove = useFetcher<CommentResult>()
+  useResultToast(remove.state, remove.data, { onSuccess: reload })
   const comments = loader.data?.comments ?? initialComments
   if (!comments) {
     return (
@@ -70,12 +74,12 @@ export function CommentsPanel({ thread, initialComments }: { thread: CommentThre
         <ul className="grid max-h-[28rem] gap-3 overflow-y-auto pr-1" aria-label="Comentarios">
           {topLevel.map((comment) => (
             <li key={comment.id} className="grid gap-2">
-              <CommentItem comment={comment} thread={thread} onChanged={reload} canReply />
+              <CommentItem comment={comment} thread={thread} remove={remove} onChanged={reload} canReply />
               {repliesOf(comment.id).length ? (
                 <ul className="ml-10 grid gap-2 border-l pl-3" aria-label="Respuestas">
                   {repliesOf(comment.id).map((replyItem) => (
                     <li key={replyItem.id}>
-                      <CommentItem comment={replyItem} thread={thread} onChanged={reload} />
+                      <CommentItem comment={replyItem} thread={thread} remove={remove} onChanged={reload} />
                     </li>
                   ))}
                 </ul>
@@ -216,21 +220,20 @@ const ACTION_LINK = 'inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-a
 function CommentItem({
   comment,
   thread,
+  remove,
   onChanged,
   canReply = false,
 }: {
   comment: CommentView
   thread: CommentThread
+  remove: FetcherWithComponents<CommentResult>
   onChanged: () => void
   canReply?: boolean
 }) {
-  const remove = useFetcher<CommentResult>()
   const { hasAccess, ask } = usePremiumGate()
   const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
   const hydrated = useHydrated()
-  useResultToast(remove.state, remove.data, { onSuccess: onChanged })
-
-  const removing = remove.state !== 'idle'
+  const removing = remove.state !== 'idle' && remove.formData?.get('commentId') === comment.id
 
   return (
     <article className={cn('flex gap-2', removing && 'opacity-50')}>
