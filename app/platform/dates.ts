@@ -26,11 +26,12 @@ function fieldsIn(date: DateInput, timeZone: string) {
       day: 'numeric',
       hour: 'numeric',
       minute: 'numeric',
+      second: 'numeric',
       hourCycle: 'h23',
     })
     fieldFormats.set(timeZone, format)
   }
-  const field = { year: 0, month: 1, day: 0, hour: 0, minute: 0 }
+  const field = { year: 0, month: 1, day: 0, hour: 0, minute: 0, second: 0 }
   for (const part of format.formatToParts(new Date(date))) {
     if (part.type in field) field[part.type as keyof typeof field] = Number(part.value)
   }
@@ -90,12 +91,18 @@ export function fromWallTime(value: string, timeZone = DEFAULT_TIME_ZONE) {
   const check = new Date(asUtc)
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null
   // The zone's offset at that instant, found twice: the first guess may sit across a change.
-  const offsetAt = (instant: number) => {
-    const f = fieldsIn(instant, timeZone)
-    return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute) - instant
-  }
+  const offsetAt = (instant: number) => wallClockAsUtc(instant, timeZone) - instant
   const first = asUtc - offsetAt(asUtc)
   return new Date(asUtc - offsetAt(first))
+}
+
+/**
+ * The date's wall-clock time in `timeZone`, written as if it were a UTC instant (milliseconds):
+ * the difference from the instant itself is the zone's offset then.
+ */
+export function wallClockAsUtc(date: DateInput, timeZone: string) {
+  const f = fieldsIn(date, timeZone)
+  return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second)
 }
 
 /** The value a datetime-local field shows for `date` in `timeZone` ('2026-11-23T19:00'). */

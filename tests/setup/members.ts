@@ -23,3 +23,12 @@ export async function createPersona(persona: Persona, names: { firstName?: strin
   }
   return account
 }
+
+export type People = Record<Persona, Awaited<ReturnType<typeof createPersona>>>
+
+/** One user of each kind, for an authorization matrix. */
+export async function createPeople(): Promise<People> {
+  const people = {} as People
+  for (const persona of ['anonymous', 'member', 'premium', 'moderator', 'admin'] as const) people[persona] = await createPersona(persona)
+  return people
+}

@@ -9,7 +9,7 @@ import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import * as layoutRoute from '~/features/community/layout.route'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { createPersona, type Persona } from '../../../tests/setup/members'
+import { createPeople, type People, type Persona } from '../../../tests/setup/members'
 import { BASE_URL, formRequest, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
 import * as tabRoute from './ceo-sessions.route'
 import * as commentsRoute from './comments.route'
@@ -21,12 +21,10 @@ import * as videoRoute from './video.route'
 useTestDatabase()
 
 const VIDEO = readFileSync(path.resolve('tests/fixtures/session.webm'))
-type People = Record<Persona, Awaited<ReturnType<typeof createPersona>>>
 let people: People
 
 beforeAll(async () => {
-  people = {} as People
-  for (const persona of ['anonymous', 'member', 'premium', 'moderator', 'admin'] as const) people[persona] = await createPersona(persona)
+  people = await createPeople()
 })
 
 const FIELDS = {

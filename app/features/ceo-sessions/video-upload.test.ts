@@ -12,7 +12,7 @@ import { getStorage } from '~/platform/storage/storage.server'
 import * as uploadsRoute from '~/platform/storage/uploads.route'
 import { communityCounters } from '~/features/community/schema'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { createPersona, type Persona } from '../../../tests/setup/members'
+import { createPeople, createPersona, type Persona } from '../../../tests/setup/members'
 import { BASE_URL, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
 import { VIDEO_MAX_BYTES } from './limits'
 import { expireAbandonedUploads, localVideoProvider, UPLOAD_MESSAGES } from './local-video.server'
@@ -35,8 +35,7 @@ const HAS_FFPROBE = (() => {
 let people: Record<Persona | 'otherAdmin', Awaited<ReturnType<typeof createPersona>>>
 
 beforeAll(async () => {
-  people = {} as typeof people
-  for (const persona of ['anonymous', 'member', 'premium', 'moderator', 'admin'] as const) people[persona] = await createPersona(persona)
+  people = { ...(await createPeople()), otherAdmin: undefined! }
   people.otherAdmin = await createPersona('admin', { firstName: 'Otra', lastName: 'Admin' })
 })
 

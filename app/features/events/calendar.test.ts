@@ -4,7 +4,7 @@ import { communityStats } from '~/features/community/stats.server'
 import { notifications } from '~/features/notifications/schema'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { createPersona, type Persona } from '../../../tests/setup/members'
+import { createPeople, type People, type Persona } from '../../../tests/setup/members'
 import { formRequest, getRequest, run } from '../../../tests/setup/requests'
 import * as calendarRoute from './calendar.route'
 import { viewerTimeLabel } from './components/event-time'
@@ -15,11 +15,9 @@ import { events } from './schema'
 
 useTestDatabase()
 
-type People = Record<Persona, Awaited<ReturnType<typeof createPersona>>>
 let people: People
 beforeAll(async () => {
-  people = {} as People
-  for (const persona of ['anonymous', 'member', 'premium', 'moderator', 'admin'] as const) people[persona] = await createPersona(persona)
+  people = await createPeople()
 })
 
 const FIELDS = {

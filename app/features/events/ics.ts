@@ -1,3 +1,7 @@
+// Wall-clock times come from Intl's tz database (platform/dates.ts), never the server's zone:
+// a server in UTC must still write 19:00 for Madrid.
+import { wallClockAsUtc } from '~/platform/dates'
+
 /**
  * iCalendar (RFC 5545) files for the community's events: one event to add to a calendar
  * ("Añadir a mi calendario") and a feed to subscribe to. No library: the format is small, and
@@ -184,7 +188,7 @@ function rulesFor(timeZone: string): ZoneRules {
  * dates the current rules do not cover (Mexico City before October 2022).
  */
 function dateTimeProperty(name: string, time: number, timeZone: string): string {
-  const wallTime = wallClock(time, timeZone)
+  const wallTime = wallClockAsUtc(time, timeZone)
   if (instantOfWallTime(rulesFor(timeZone), wallTime) === time) return `${name};TZID=${timeZone}:${basicDateTime(wallTime)}`
   return `${name}:${utcDateTime(time)}`
 }
@@ -217,35 +221,6 @@ function sundayOf(year: number, { month, week }: Onset): number {
   }
   const firstWeekday = new Date(Date.UTC(year, month - 1, 1)).getUTCDay()
   return 1 + ((7 - firstWeekday) % 7) + (week - 1) * 7
-}
-
-const wallClockFormats = new Map<string, Intl.DateTimeFormat>()
-
-/**
- * The calendar fields of `time` in `timeZone`, packed as if they were a UTC time. From Intl's
- * tz database, never the server's zone: a server in UTC must still write 19:00 for Madrid.
- */
-function wallClock(time: number, timeZone: string): number {
-  let format = wallClockFormats.get(timeZone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      // 'h23', not hour12: false, which some engines print as 24:00 at midnight.
-      hourCycle: 'h23',
-    })
-    wallClockFormats.set(timeZone, format)
-  }
-  const field = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0 }
-  for (const part of format.formatToParts(time)) {
-    if (part.type in field) field[part.type as keyof typeof field] = Number(part.value)
-  }
-  return Date.UTC(field.year, field.month - 1, field.day, field.hour, field.minute, field.second)
 }
 
 /** Milliseconds since the epoch, whole seconds: iCalendar times have no fractions, and the wall-time round trip compares exactly. */
