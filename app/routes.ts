@@ -33,6 +33,7 @@ export default [
 
   route('notificaciones', 'features/notifications/notifications.route.tsx'),
   route('notificaciones/stream', 'features/notifications/stream.route.ts'),
+  route('correo/baja/:token', 'features/notifications/unsubscribe.route.tsx'),
 
   route('success', 'features/billing/success.route.tsx'),
   route('canceled', 'features/billing/canceled.route.tsx'),

@@ -21,6 +21,8 @@ import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '
 import '~/platform/mail/mail.server'
 import '~/features/account/password-reset.server'
 import '~/features/events/reminders.server'
+import '~/features/notifications/activity-email.server'
+import { scheduleDigests } from '~/features/notifications/digest.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'
@@ -63,6 +65,7 @@ export async function startUp() {
   await scheduleHousekeeping()
   await scheduleMuxReconciliation()
   await scheduleUploadExpiry()
+  await scheduleDigests()
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
 }
 
@@ -142,7 +145,7 @@ export function createApp({ development }: { development: boolean }) {
     runWithRequestId(requestId, next, req.method)
   })
   app.use(allowedMethods())
-  app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: ['/api/webhooks/'] }))
+  app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: ['/api/webhooks/', '/correo/baja/'] }))
   app.use(bodySizeLimit({ maxBytes: MAX_FORM_BODY_BYTES }))
   app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
     handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)

@@ -18,6 +18,8 @@ const EnvSchema = z.object({
   AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Círculo CEO <no-reply@localhost>'),
+  // How long notification e-mail waits to gather a burst into one message (Discourse waits 10 min too).
+  EMAIL_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: optionalString,
   // Comma-separated e-mails that become admins at their first confirmed sign-in (bootstrap).

@@ -1,3 +1,4 @@
+import { PreferencesSchema } from '~/features/notifications/preferences-schema'
 import { z } from 'zod'
 import { PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
 
@@ -50,6 +51,7 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   ProfileSchema,
   z.object({ intent: z.literal('avatar') }),
   z.object({ intent: z.literal('notifications'), emailNotifications: z.literal('on').optional() }),
+  PreferencesSchema,
   ChangePasswordSchema,
 ])
 

@@ -19,6 +19,8 @@ import { Label } from '~/ui/label'
 import { useHydrated } from '~/ui/use-hydrated'
 import { AvatarUploader } from './components/avatar-uploader'
 import { IncompleteProfileCard } from './components/incomplete-profile-card'
+import { PreferencesForm } from '~/features/notifications/components/preferences-form'
+import { getPreferences, savePreferences } from '~/features/notifications/preferences.server'
 import { PremiumBox } from './components/premium-box'
 import { displayName } from './display-name'
 import { saveEmailNotifications, saveProfileFields } from './profile.server'
@@ -40,7 +42,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
+  const { digest, timeZone, ...topics } = await getPreferences(user.id)
   return {
+    preferences: { topics, digest, timeZone },
     email: user.email,
     editing,
     profile: {
@@ -89,6 +93,13 @@ export async function action({ request }: Route.ActionArgs) {
           })
         },
       },
+      preferences: {
+        invalid: 'Elige una opción para cada tema',
+        async run({ intent: _, timeZone, ...choices }) {
+          await savePreferences(user.id, { ...choices, timeZone: timeZone ?? (await getPreferences(user.id)).timeZone })
+          return redirectWithToast('/perfil#notificaciones', { type: 'success', title: 'Preferencias de notificación guardadas' })
+        },
+      },
       password: {
         invalid: 'Revisa las contraseñas',
         async run({ currentPassword, newPassword }) {
@@ -125,7 +136,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, profile, editing } = loaderData
+  const { email, profile, editing, preferences } = loaderData
   // A failure belongs to the form that posted it.
   const failure = actionData && !actionData.ok ? actionData : undefined
   const submitted = failure?.submission?.initialValue?.intent
@@ -177,12 +188,21 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardContent>
       </Card>
 
+      <Card id="notificaciones" className="scroll-mt-20">
+        <CardHeader>
+          <CardTitle>Notificaciones</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          <NotificationsForm enabled={profile.emailNotifications} />
+          <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} />
+        </CardContent>
+      </Card>
+
       <Card>
         <CardHeader>
           <CardTitle>Configuración de la cuenta</CardTitle>
         </CardHeader>
         <CardContent className="grid gap-8">
-          <NotificationsForm enabled={profile.emailNotifications} />
           <ChangePasswordForm failure={passwordResult} />
         </CardContent>
       </Card>

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, ne, or, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, gte, lt, ne, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { profiles } from '~/features/account/schema'
 import { displayName } from '~/features/account/display-name'
@@ -267,4 +267,20 @@ export async function isPublished(sessionId: string) {
     .from(ceoSessions)
     .where(and(eq(ceoSessions.id, sessionId), eq(ceoSessions.publicationStatus, 'published')))
   return Boolean(row)
+}
+
+/** For the e-mail digest: sessions published since `since`, newest first. */
+export async function listPublishedSince(since: Date, limit: number) {
+  return getDb()
+    .select({
+      id: ceoSessions.id,
+      title: ceoSessions.title,
+      ceoName: ceoSessions.ceoName,
+      ceoCompany: ceoSessions.ceoCompany,
+      createdBy: ceoSessions.createdBy,
+    })
+    .from(ceoSessions)
+    .where(and(eq(ceoSessions.publicationStatus, 'published'), gte(ceoSessions.publishedAt, since)))
+    .orderBy(desc(ceoSessions.publishedAt))
+    .limit(limit)
 }

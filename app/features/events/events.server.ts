@@ -296,3 +296,20 @@ export async function countEventsBetween(from: Date, to: Date) {
     .where(and(gte(events.eventDate, from), lt(events.eventDate, to)))
   return row?.n ?? 0
 }
+
+/** For the e-mail digest: events announced since `since` that are still to come, soonest first. */
+export async function listAnnouncedSince(since: Date, now: Date, limit: number) {
+  return getDb()
+    .select({
+      id: events.id,
+      title: events.title,
+      eventDate: events.eventDate,
+      timeZone: events.timeZone,
+      eventType: events.eventType,
+      createdBy: events.createdBy,
+    })
+    .from(events)
+    .where(and(gte(events.createdAt, since), gte(events.eventDate, now)))
+    .orderBy(asc(events.eventDate))
+    .limit(limit)
+}

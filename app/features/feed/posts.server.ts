@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
-import { communityPosts, postAttachments, postCategories, postLikes } from './schema'
+import { communityComments, communityPosts, postAttachments, postCategories, postLikes } from './schema'
 import { profiles } from '~/features/account/schema'
 import { displayName } from '~/features/account/display-name'
 import type { CurrentUser } from '~/platform/auth/guards.server'
@@ -301,4 +301,17 @@ export async function publishPostStats(tx: DbExecutor, postId: string) {
   await tx.execute(sql`
     select pg_notify('app_events', json_build_object('type', 'post-stats', 'postId', id, 'likeCount', like_count, 'commentCount', comment_count)::text)
     from ${communityPosts} where id = ${postId}`)
+}
+
+/** For the e-mail digest: the posts with most comments since `since` (and those written since). */
+export async function listMostActivePosts(since: Date, limit: number) {
+  const recentComments = sql<number>`count(${communityComments.id})`.mapWith(Number)
+  return getDb()
+    .select({ id: communityPosts.id, title: communityPosts.title, authorId: communityPosts.userId, comments: recentComments })
+    .from(communityPosts)
+    .leftJoin(communityComments, and(eq(communityComments.postId, communityPosts.id), gte(communityComments.createdAt, since)))
+    .where(or(gte(communityPosts.createdAt, since), gte(communityComments.createdAt, since)))
+    .groupBy(communityPosts.id)
+    .orderBy(desc(recentComments), desc(communityPosts.createdAt))
+    .limit(limit)
 }

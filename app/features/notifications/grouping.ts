@@ -29,10 +29,15 @@ export interface NotificationGroup {
 /** Where a notification leads: its post with the comments open, its session's page or its event's. */
 export const postLinkOf = (postId: string) => `/comunidad?comentarios=${postId}#post-${postId}`
 
-export function linkOf(item: Pick<NotificationView, 'type' | 'relatedPostId' | 'relatedSessionId' | 'relatedEventId'>) {
-  if (item.relatedPostId) return postLinkOf(item.relatedPostId)
+/** With `exactComment` (e-mail, read long after), a comment's link scrolls to the comment itself. */
+export function linkOf(
+  item: Pick<NotificationView, 'type' | 'relatedPostId' | 'relatedSessionId' | 'relatedEventId' | 'relatedCommentId'>,
+  { exactComment = false } = {},
+) {
+  const comment = exactComment && item.relatedCommentId ? `#comment-${item.relatedCommentId}` : null
+  if (item.relatedPostId) return comment ? `/comunidad?comentarios=${item.relatedPostId}${comment}` : postLinkOf(item.relatedPostId)
   if (item.relatedEventId) return `/comunidad/calendario/${item.relatedEventId}`
-  if (item.relatedSessionId) return `/video/${item.relatedSessionId}${item.type === 'new_session' ? '' : '#comentarios'}`
+  if (item.relatedSessionId) return `/video/${item.relatedSessionId}${comment ?? (item.type === 'new_session' ? '' : '#comentarios')}`
   return null
 }
 

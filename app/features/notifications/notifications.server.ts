@@ -1,7 +1,9 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityPosts } from '~/features/feed/schema'
-import { notifications } from './schema'
+import { scheduleActivityEmail, scheduleActivityEmailsForEveryone } from './activity-email.server'
+import { topicOf } from './preferences'
+import { notifications, notificationSettings } from './schema'
 import { profiles } from '~/features/account/schema'
 import { publishInTransaction } from '~/platform/realtime.server'
 
@@ -11,8 +13,9 @@ type NotificationType = (typeof notifications.$inferInsert)['type']
 export const NOTIFICATION_FETCH_LIMIT = 50
 
 /**
- * Creates a notification inside the action's transaction, never for one's own action,
- * and announces it to the recipient's open streams once the transaction commits.
+ * Creates a notification inside the action's transaction, never for one's own action nor for a
+ * topic the recipient set to 'Nada', and announces it to the recipient's open streams once the
+ * transaction commits. One the recipient wants by e-mail waits for their next activity e-mail.
  */
 export async function notifyInTransaction(
   tx: DbExecutor,
@@ -27,9 +30,22 @@ export async function notifyInTransaction(
     commentId?: string | null
     sessionId?: string | null
     eventId?: string | null
+    /** The caller e-mails it on its own (an event reminder cannot wait for the batch). */
+    emailedSeparately?: boolean
   },
 ) {
   if (notification.recipientId === notification.actorId) return
+  const topic = topicOf(notification.type)
+  let emailPending = false
+  if (topic) {
+    const [recipient] = await tx
+      .select({ channel: notificationSettings[topic], emailOn: profiles.emailNotifications })
+      .from(notificationSettings)
+      .innerJoin(profiles, eq(profiles.userId, notificationSettings.userId))
+      .where(eq(notificationSettings.userId, notification.recipientId))
+    if (recipient?.channel === 'off') return
+    emailPending = recipient?.channel === 'email' && recipient.emailOn && !notification.emailedSeparately
+  }
   // A like taken back and given again does not ring the bell twice.
   if (notification.type === 'like' || notification.type === 'comment_like') {
     const [existing] = await tx
@@ -60,25 +76,37 @@ export async function notifyInTransaction(
       relatedCommentId: notification.commentId ?? null,
       relatedSessionId: notification.sessionId ?? null,
       relatedEventId: notification.eventId ?? null,
+      emailPending,
     })
     .returning({ id: notifications.id })
+  if (emailPending) await scheduleActivityEmail(tx, notification.recipientId)
   await publishInTransaction(tx, { type: 'notification', userId: notification.recipientId, notificationId: created!.id })
 }
 
 /**
- * One notification for every member with a profile but the actor (a new session or event), in one
- * statement, and one event that makes every open bell look again.
+ * One notification for every member with a profile but the actor and those who set the topic to
+ * 'Nada' (a new session or event), in one statement, and one event that makes every open bell
+ * look again; one job then e-mails those who want it.
  */
 export async function notifyEveryoneInTransaction(
   tx: DbExecutor,
-  notification: { actorId: string | null; type: NotificationType; title: string; message: string; sessionId?: string; eventId?: string },
+  notification: {
+    actorId: string | null
+    type: 'new_session' | 'new_event'
+    title: string
+    message: string
+    sessionId?: string
+    eventId?: string
+  },
 ) {
+  const channel = notificationSettings[topicOf(notification.type)!]
   await tx.execute(sql`
-    insert into ${notifications} (user_id, actor_user_id, type, title, message, related_session_id, related_event_id)
+    insert into ${notifications} (user_id, actor_user_id, type, title, message, related_session_id, related_event_id, email_pending)
     select ${profiles.userId}, ${notification.actorId}, ${notification.type}, ${notification.title}, ${notification.message},
-      ${notification.sessionId ?? null}, ${notification.eventId ?? null}
-    from ${profiles}
-    where ${profiles.userId} is distinct from ${notification.actorId}`)
+      ${notification.sessionId ?? null}, ${notification.eventId ?? null}, ${profiles.emailNotifications} and ${channel} = 'email'
+    from ${profiles} join ${notificationSettings} on ${notificationSettings.userId} = ${profiles.userId}
+    where ${profiles.userId} is distinct from ${notification.actorId} and ${channel} <> 'off'`)
+  await scheduleActivityEmailsForEveryone(tx, `${notification.type}:${notification.sessionId ?? notification.eventId}`)
   await publishInTransaction(tx, { type: 'notification-for-everyone' })
 }
 

@@ -16,6 +16,7 @@ export const notificationTypeEnum = pgEnum('notification_type', [
   'session_comment_reply',
   'new_event',
   'event_spot',
+  'event_reminder',
 ])
 
 export const notifications = pgTable(
@@ -29,6 +30,8 @@ export const notifications = pgTable(
     title: text('title').notNull(),
     message: text('message').notNull(),
     isRead: boolean('is_read').notNull().default(false),
+    /** Waits to go out in the recipient's next activity e-mail (activity-email.server.ts). */
+    emailPending: boolean('email_pending').notNull().default(false),
     relatedPostId: uuid('related_post_id').references(() => communityPosts.id, { onDelete: 'cascade' }),
     relatedCommentId: uuid('related_comment_id').references(() => communityComments.id, { onDelete: 'cascade' }),
     relatedSessionId: uuid('related_session_id').references(() => ceoSessions.id, { onDelete: 'cascade' }),
@@ -48,5 +51,35 @@ export const notifications = pgTable(
     index('notifications_unread_idx')
       .on(table.userId)
       .where(sql`not ${table.isRead}`),
+    index('notifications_email_pending_idx')
+      .on(table.userId, table.createdAt)
+      .where(sql`${table.emailPending}`),
   ],
 )
+
+/** How a member hears of one topic (issue 14): the bell and e-mail, the bell only, or not at all. */
+export const notificationChannelEnum = pgEnum('notification_channel', ['email', 'web', 'off'])
+export const digestFrequencyEnum = pgEnum('digest_frequency', ['never', 'daily', 'weekly'])
+
+/**
+ * Each member's notification preferences, one row per profile (a trigger adds it, migration 0012),
+ * so the defaults live here once. Also what the e-mail digest needs to send once per period.
+ */
+export const notificationSettings = pgTable('notification_settings', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  comments: notificationChannelEnum('comments').notNull().default('email'),
+  replies: notificationChannelEnum('replies').notNull().default('email'),
+  likes: notificationChannelEnum('likes').notNull().default('web'),
+  sessions: notificationChannelEnum('sessions').notNull().default('web'),
+  events: notificationChannelEnum('events').notNull().default('web'),
+  myEvents: notificationChannelEnum('my_events').notNull().default('email'),
+  digest: digestFrequencyEnum('digest').notNull().default('weekly'),
+  /** The member's IANA zone, as their browser told it when they saved; the digest goes at 08:00 there. */
+  timeZone: text('time_zone'),
+  /** The last period a digest was settled for ('2026-11-30' daily, '2026-W49' weekly), sent or empty. */
+  digestPeriod: text('digest_period'),
+  digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})

@@ -1,8 +1,24 @@
-import { Body, Button, Container, Head, Heading, Html, Preview, Section, Text } from '@react-email/components'
+import { Body, Button, Container, Head, Heading, Html, Link, Preview, Section, Text } from '@react-email/components'
 import type { ReactNode } from 'react'
 import { site } from '~/site.config'
 
-export function EmailLayout({ preview, title, children }: { preview: string; title: string; children: ReactNode }) {
+/** A non-account e-mail's way out: one link per list it belongs to, and where all preferences are. */
+export interface EmailUnsubscribe {
+  lists: Array<{ label: string; url: string }>
+  preferencesUrl: string
+}
+
+export function EmailLayout({
+  preview,
+  title,
+  children,
+  unsubscribe,
+}: {
+  preview: string
+  title: string
+  children: ReactNode
+  unsubscribe?: EmailUnsubscribe
+}) {
   return (
     <Html lang="es">
       <Head />
@@ -16,7 +32,23 @@ export function EmailLayout({ preview, title, children }: { preview: string; tit
             {title}
           </Heading>
           {children}
-          <Text style={{ fontSize: '12px', color: '#6b7280', marginTop: '32px' }}>
+          {unsubscribe ? (
+            <Text style={{ fontSize: '12px', color: '#6b7280', marginTop: '32px', borderTop: '1px solid #e5e7eb', paddingTop: '16px' }}>
+              Recibes este email por tus preferencias de notificación.{' '}
+              {unsubscribe.lists.map((list) => (
+                <span key={list.url}>
+                  <Link href={list.url} style={{ color: '#6b7280', textDecoration: 'underline' }}>
+                    Dejar de recibir: {list.label}
+                  </Link>
+                  {' · '}
+                </span>
+              ))}
+              <Link href={unsubscribe.preferencesUrl} style={{ color: '#6b7280', textDecoration: 'underline' }}>
+                Gestionar mis preferencias
+              </Link>
+            </Text>
+          ) : null}
+          <Text style={{ fontSize: '12px', color: '#6b7280', marginTop: unsubscribe ? '8px' : '32px' }}>
             {site.legalName} · {site.address.full} · {site.contactEmail}
           </Text>
         </Container>

@@ -1,14 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
-import { getEnv } from '~/platform/env.server'
+import { hasValidSignature, sign } from '~/platform/auth/signature.server'
 
 /** Spec: attachment links are valid for 3600 seconds. */
 export const SIGNED_URL_SECONDS = 3600
-
-function signature(key: string, expires: number, fileName: string) {
-  return createHmac('sha256', getEnv().AUTH_SECRET)
-    .update(JSON.stringify(['uploads', key, expires, fileName]))
-    .digest('base64url')
-}
 
 /**
  * A short-lived link to a stored file, like an S3 presigned URL but served by the app. The
@@ -18,7 +11,7 @@ function signature(key: string, expires: number, fileName: string) {
 export function signedUploadUrl(key: string, fileName: string, now = Date.now()) {
   // Rounded to the quarter hour so a page's links stay the same across reloads (cacheable).
   const expires = Math.ceil((now / 1000 + SIGNED_URL_SECONDS) / 900) * 900
-  const params = new URLSearchParams({ name: fileName, expires: String(expires), sig: signature(key, expires, fileName) })
+  const params = new URLSearchParams({ name: fileName, expires: String(expires), sig: sign('uploads', key, expires, fileName) })
   return `/uploads/${key}?${params}`
 }
 
@@ -30,7 +23,5 @@ export function verifyUploadSignature(key: string, params: URLSearchParams, now 
   if (!Number.isInteger(expires) || expires * 1000 < now) return null
   // Links are never valid for longer than the spec's hour (plus the rounding).
   if (expires * 1000 > now + (SIGNED_URL_SECONDS + 900) * 1000) return null
-  const expected = Buffer.from(signature(key, expires, fileName))
-  const received = Buffer.from(given)
-  return expected.length === received.length && timingSafeEqual(expected, received) ? fileName : null
+  return hasValidSignature(given, 'uploads', key, expires, fileName) ? fileName : null
 }

@@ -236,7 +236,7 @@ function CommentItem({
   const removing = remove.state !== 'idle' && remove.formData?.get('commentId') === comment.id
 
   return (
-    <article className={cn('flex gap-2', removing && 'opacity-50')}>
+    <article id={`comment-${comment.id}`} className={cn('flex scroll-mt-24 gap-2', removing && 'opacity-50')}>
       <UserAvatar avatarUrl={comment.author.avatarUrl} name={comment.author.name} className="size-8 text-xs" />
       <div className="min-w-0 flex-1">
         <div className="rounded-lg bg-muted px-3 py-2">

@@ -1,5 +1,5 @@
 import { Text } from '@react-email/components'
-import { EmailButton, EmailLayout } from '~/platform/mail/layout'
+import { EmailButton, EmailLayout, type EmailUnsubscribe } from '~/platform/mail/layout'
 
 /** The 24 h and 1 h reminder of an event the member registered for. */
 export function EventReminderEmail({
@@ -9,6 +9,7 @@ export function EventReminderEmail({
   location,
   eventUrl,
   joinUrl,
+  unsubscribe,
 }: {
   firstName: string | null
   title: string
@@ -16,9 +17,10 @@ export function EventReminderEmail({
   location: string | null
   eventUrl: string
   joinUrl: string | null
+  unsubscribe: EmailUnsubscribe
 }) {
   return (
-    <EmailLayout preview={`${title}: ${when}`} title={`Te esperamos${firstName ? `, ${firstName}` : ''}`}>
+    <EmailLayout preview={`${title}: ${when}`} title={`Te esperamos${firstName ? `, ${firstName}` : ''}`} unsubscribe={unsubscribe}>
       <Text>
         Estás registrado en <strong>{title}</strong>.
       </Text>

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react'
+import { Form, useNavigation } from 'react-router'
+import { Button } from '~/ui/button'
+import { CHANNEL_LABELS, type Channel, DIGEST_LABELS, type DigestFrequency, TOPICS, type Topic } from '../preferences'
+
+export interface PreferencesView {
+  topics: Record<Topic, Channel>
+  digest: DigestFrequency
+  timeZone: string | null
+}
+
+const radio = 'size-4 shrink-0 accent-primary'
+
+/** Per topic, where the member hears of it; and how often the digest comes. Saved with one button. */
+export function PreferencesForm({ preferences, emailOn }: { preferences: PreferencesView; emailOn: boolean }) {
+  const navigation = useNavigation()
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'preferences'
+  // The browser knows the member's zone; the digest goes out at 08:00 there.
+  const [timeZone, setTimeZone] = useState(preferences.timeZone)
+  useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || preferences.timeZone), [preferences.timeZone])
+  return (
+    <Form method="post" action="/perfil" preventScrollReset className="grid gap-5">
+      <input type="hidden" name="intent" value="preferences" />
+      {timeZone ? <input type="hidden" name="timeZone" value={timeZone} /> : null}
+      <div className="grid gap-1">
+        <h3 className="font-semibold">Qué te avisamos y cómo</h3>
+        <p className="text-sm text-muted-foreground">
+          {emailOn
+            ? 'Nunca te avisamos de lo que haces tú. Varios avisos seguidos llegan juntos en un solo email.'
+            : 'Los emails están desactivados: verás estas novedades solo en la web hasta que los actives arriba.'}
+        </p>
+      </div>
+      <div className="grid gap-4">
+        {TOPICS.map((topic) => (
+          <div key={topic.key} className="grid gap-2 border-b pb-4 last:border-b-0 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-4">
+            <p id={`topic-${topic.key}`} className="text-sm font-medium">
+              {topic.label}
+            </p>
+            <div role="radiogroup" aria-labelledby={`topic-${topic.key}`} className="flex flex-wrap gap-x-4 gap-y-2">
+              {(Object.keys(CHANNEL_LABELS) as Channel[]).map((channel) => (
+                <label key={channel} className="flex items-center gap-2 text-sm">
+                  <input type="radio" name={topic.key} value={channel} defaultChecked={preferences.topics[topic.key] === channel} className={radio} />
+                  {CHANNEL_LABELS[channel]}
+                </label>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+      <fieldset className="grid gap-2">
+        <legend className="text-sm font-medium">Resumen de la comunidad por email</legend>
+        <p className="text-sm text-muted-foreground">
+          Lo más comentado, las nuevas sesiones y los próximos eventos, a las 08:00
+          {timeZone ? ` (${timeZone.replace(/_/g, ' ')})` : ' (hora de Madrid)'}. Si no hay nada nuevo, no te escribimos.
+        </p>
+        <div className="flex flex-wrap gap-x-4 gap-y-2">
+          {(Object.keys(DIGEST_LABELS) as DigestFrequency[]).map((frequency) => (
+            <label key={frequency} className="flex items-center gap-2 text-sm">
+              <input type="radio" name="digest" value={frequency} defaultChecked={preferences.digest === frequency} className={radio} />
+              {DIGEST_LABELS[frequency]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <Button type="submit" variant="outline" disabled={saving} className="justify-self-start">
+        {saving ? 'Guardando...' : 'Guardar preferencias'}
+      </Button>
+    </Form>
+  )
+}

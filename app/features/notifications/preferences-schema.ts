@@ -1,0 +1,22 @@
+import { z } from 'zod'
+import { CHANNEL_LABELS, DIGEST_LABELS, TOPICS } from './preferences'
+
+const channel = z.enum(Object.keys(CHANNEL_LABELS) as ['email', 'web', 'off'], 'Elige una opción para cada tema')
+
+function isTimeZone(value: string) {
+  try {
+    new Intl.DateTimeFormat('es', { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The /perfil form 'Notificaciones': one choice per topic, the digest, and the browser's zone. */
+export const PreferencesSchema = z.object({
+  intent: z.literal('preferences'),
+  ...(Object.fromEntries(TOPICS.map((topic) => [topic.key, channel])) as Record<(typeof TOPICS)[number]['key'], typeof channel>),
+  digest: z.enum(Object.keys(DIGEST_LABELS) as ['never', 'daily', 'weekly'], 'Elige la frecuencia del resumen'),
+  // Sent by the page's script; a browser without it keeps the zone already known.
+  timeZone: z.string().max(64).refine(isTimeZone, 'Zona horaria no válida').optional(),
+})

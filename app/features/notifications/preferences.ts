@@ -1,0 +1,44 @@
+import type { notificationSettings, notifications } from './schema'
+
+type NotificationType = (typeof notifications.$inferSelect)['type']
+export type Channel = (typeof notificationSettings.$inferSelect)['comments']
+export type DigestFrequency = (typeof notificationSettings.$inferSelect)['digest']
+
+/** What a member chooses for each topic (issue 14), in the words of the /perfil form. */
+export const CHANNEL_LABELS: Record<Channel, string> = {
+  email: 'En la web y por email',
+  web: 'Solo en la web',
+  off: 'Nada',
+}
+
+export const DIGEST_LABELS: Record<DigestFrequency, string> = {
+  never: 'Nunca',
+  daily: 'Diario',
+  weekly: 'Semanal',
+}
+
+/**
+ * The topics a member sets, each a column of notification_settings, and the notification types
+ * each covers. A type in no topic ('other') always reaches the bell and never e-mail.
+ */
+export const TOPICS = [
+  { key: 'comments', label: 'Comentarios en mis publicaciones y sesiones', types: ['comment', 'session_comment'] },
+  { key: 'replies', label: 'Respuestas a mis comentarios', types: ['comment_reply', 'session_comment_reply'] },
+  { key: 'likes', label: 'Me gusta en mis publicaciones y comentarios', types: ['like', 'comment_like'] },
+  { key: 'sessions', label: 'Nuevas sesiones CEO', types: ['new_session'] },
+  { key: 'events', label: 'Nuevos eventos', types: ['new_event'] },
+  { key: 'myEvents', label: 'Mis eventos: recordatorios y plazas liberadas', types: ['event_spot', 'event_reminder'] },
+] as const satisfies ReadonlyArray<{ key: string; label: string; types: readonly NotificationType[] }>
+
+export type Topic = (typeof TOPICS)[number]['key']
+
+/** What a one-click unsubscribe link turns off: a topic's e-mail, or the digest. */
+export type MailingList = Topic | 'digest'
+
+export function topicOf(type: NotificationType): Topic | null {
+  return TOPICS.find((topic) => (topic.types as readonly string[]).includes(type))?.key ?? null
+}
+
+export function listLabel(list: MailingList) {
+  return list === 'digest' ? 'El resumen de la comunidad' : TOPICS.find((topic) => topic.key === list)!.label
+}
