@@ -81,6 +81,9 @@ export default defineConfig({
       LOG_LEVEL: 'info',
       // Bootstraps the admin of the community journeys (tests/e2e/community.spec.ts).
       ADMIN_EMAILS: 'e2e-admin@example.com',
+      // Notification e-mail gathers bursts for 10 minutes in production; seconds here, so the
+      // journeys see the e-mail (or its absence) while they run.
+      EMAIL_BATCH_SECONDS: '3',
     },
   },
 })

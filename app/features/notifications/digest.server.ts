@@ -45,10 +45,11 @@ export async function scheduleDigests(at = new Date()) {
 
 /**
  * Queues the digest of every member for whom it is `now` between 08:00 and 11:59 on the period's
- * first day (any day for daily, Monday for weekly) and whose period is not settled yet. Members are
- * claimed with SKIP LOCKED and their period written in the same transaction as their e-mail: two
- * processes running this at once never send one twice. A member with nothing new gets no e-mail,
- * but the period is settled all the same. Returns how many e-mails were queued.
+ * first day (any day for daily, Monday for weekly) and whose period is not settled yet. Each member's
+ * period is settled by a conditional UPDATE in the same transaction as their e-mail: of two
+ * processes running this at once, one settles it and the other's UPDATE then matches nothing. A
+ * member with nothing new gets no e-mail, but the period is settled all the same. Returns how many
+ * e-mails were queued.
  */
 export async function sendDueDigests(now: Date) {
   const local = sql`(${now.toISOString()}::timestamptz at time zone coalesce(${notificationSettings.timeZone}, ${DEFAULT_TIME_ZONE}))`
@@ -56,50 +57,55 @@ export async function sendDueDigests(now: Date) {
   const contents = new Map<string, Promise<DigestContent>>()
   let queued = 0
   for (;;) {
-    const claimed = await getDb().transaction(async (tx) => {
-      const due = await tx
-        .select({
-          userId: notificationSettings.userId,
-          period,
-          digest: notificationSettings.digest,
-          digestSentAt: notificationSettings.digestSentAt,
-          timeZone: notificationSettings.timeZone,
-          email: user.email,
-          firstName: profiles.firstName,
-        })
-        .from(notificationSettings)
-        .innerJoin(profiles, eq(profiles.userId, notificationSettings.userId))
-        .innerJoin(user, eq(user.id, notificationSettings.userId))
-        .where(
-          and(
-            ne(notificationSettings.digest, 'never'),
-            eq(profiles.emailNotifications, true),
-            sql`extract(hour from ${local}) between ${DIGEST_HOUR} and ${LAST_HOUR}`,
-            or(eq(notificationSettings.digest, 'daily'), sql`extract(isodow from ${local}) = 1`),
-            sql`${notificationSettings.digestPeriod} is distinct from ${period}`,
-          ),
-        )
-        .limit(PAGE)
-        .for('update', { of: notificationSettings, skipLocked: true })
-      for (const member of due) {
-        const periodDays = member.digest === 'daily' ? 1 : 7
-        const since = member.digestSentAt ?? new Date(now.getTime() - periodDays * 24 * 60 * 60 * 1000)
-        // Members settled at the same hour share one reading of what is new.
-        const key = hourKey(since)
-        if (!contents.has(key)) contents.set(key, readContent(new Date(`${key}:00:00Z`), now))
-        const content = personal(await contents.get(key)!, member.userId)
-        if (content.posts.length + content.sessions.length + content.events.length > 0) {
-          await enqueueMail(digestMail(member, content), tx)
-          queued++
-        }
-        await tx
+    const due = await getDb()
+      .select({
+        userId: notificationSettings.userId,
+        period,
+        digest: notificationSettings.digest,
+        digestSentAt: notificationSettings.digestSentAt,
+        timeZone: notificationSettings.timeZone,
+        email: user.email,
+        firstName: profiles.firstName,
+      })
+      .from(notificationSettings)
+      .innerJoin(profiles, eq(profiles.userId, notificationSettings.userId))
+      .innerJoin(user, eq(user.id, notificationSettings.userId))
+      .where(
+        and(
+          ne(notificationSettings.digest, 'never'),
+          eq(profiles.emailNotifications, true),
+          sql`extract(hour from ${local}) between ${DIGEST_HOUR} and ${LAST_HOUR}`,
+          or(eq(notificationSettings.digest, 'daily'), sql`extract(isodow from ${local}) = 1`),
+          sql`${notificationSettings.digestPeriod} is distinct from ${period}`,
+        ),
+      )
+      .limit(PAGE)
+    for (const member of due) {
+      const periodDays = member.digest === 'daily' ? 1 : 7
+      const since = member.digestSentAt ?? new Date(now.getTime() - periodDays * 24 * 60 * 60 * 1000)
+      // Members settled at the same hour share one reading of what is new.
+      const key = hourKey(since)
+      if (!contents.has(key)) contents.set(key, readContent(new Date(`${key}:00:00Z`), now))
+      const content = personal(await contents.get(key)!, member.userId)
+      const sent = await getDb().transaction(async (tx) => {
+        // The claim: whoever settles the period first sends; another process finds it settled.
+        const [claimed] = await tx
           .update(notificationSettings)
           .set({ digestPeriod: member.period, digestSentAt: now })
-          .where(eq(notificationSettings.userId, member.userId))
-      }
-      return due.length
-    })
-    if (claimed < PAGE) return queued
+          .where(
+            and(
+              eq(notificationSettings.userId, member.userId),
+              sql`${notificationSettings.digestPeriod} is distinct from ${member.period}`,
+            ),
+          )
+          .returning({ userId: notificationSettings.userId })
+        if (!claimed || content.posts.length + content.sessions.length + content.events.length === 0) return false
+        await enqueueMail(digestMail(member, content), tx)
+        return true
+      })
+      if (sent) queued++
+    }
+    if (due.length < PAGE) return queued
   }
 }
 
