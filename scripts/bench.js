@@ -43,6 +43,7 @@
 // The load generator runs on the same (2-core) machine as the server: figures are for
 // comparing pages and versions on this machine, not a capacity estimate for production.
 import { spawn } from 'node:child_process'
+import { createHmac } from 'node:crypto'
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -145,6 +146,30 @@ function eventTargets(events) {
   ]
 }
 
+const BENCH_AUTH_SECRET = 'bench-auth-secret-0123456789abcdef0123456789'
+
+/** An e-mail's unsubscribe link for the seeded viewer (app/features/notifications/unsubscribe.server.ts). */
+function unsubscribePath(userId, lists) {
+  const expires = Math.floor(Date.now() / 1000) + 24 * 60 * 60
+  const payload = Buffer.from(JSON.stringify([userId, lists, expires])).toString('base64url')
+  const signature = createHmac('sha256', BENCH_AUTH_SECRET)
+    .update(JSON.stringify(['unsubscribe', userId, lists, expires]))
+    .digest('base64url')
+  return `/correo/baja/${payload}.${signature}`
+}
+
+/** Issue 14's pages: the profile with the notification preferences, and an unsubscribe link (no session needed). */
+function notificationTargets() {
+  return [
+    { name: '/perfil', path: '/perfil', expect: (body) => body.includes('Guardar preferencias') },
+    {
+      name: '/correo/baja/:token',
+      path: unsubscribePath('bench-u1', 'comments,replies'),
+      expect: (body) => body.includes('Dejar de recibir emails') && body.includes('Respuestas a mis comentarios'),
+    },
+  ]
+}
+
 const sessionSearchPath = (sessions) => `/comunidad/sesiones?${new URLSearchParams({ buscar: sessions.search })}`
 
 process.chdir(root)
@@ -226,6 +251,8 @@ function serverEnv(dataDir, databaseUrl) {
   ])
     delete env[key]
   if (databaseUrl) env.DATABASE_URL = databaseUrl
+  // Known to the bench, so it can sign an unsubscribe link as the app does.
+  env.AUTH_SECRET = BENCH_AUTH_SECRET
   return env
 }
 
@@ -374,7 +401,7 @@ async function benchEngine(engine) {
   const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
   // Signed links expire within the hour (and a quarter): the bench is over long before.
   const videoSrc = await videoSource(seeded.sessions.withVideo, cookie)
-  const targets = [...TARGETS, ...sessionTargets(seeded.sessions, videoSrc), ...eventTargets(seeded.events)]
+  const targets = [...TARGETS, ...sessionTargets(seeded.sessions, videoSrc), ...eventTargets(seeded.events), ...notificationTargets()]
   endPhase('start')
 
   for (const target of targets) {

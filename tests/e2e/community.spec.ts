@@ -64,7 +64,7 @@ async function completeProfile(page: Page, company: string, position: string) {
   await page.getByRole('link', { name: 'Editar' }).click()
   await page.getByLabel('Empresa actual').fill(company)
   await page.getByLabel('Cargo').fill(position)
-  await page.getByRole('button', { name: 'Guardar' }).click()
+  await page.getByRole('button', { name: 'Guardar', exact: true }).click()
   await expectToast(page, 'Perfil actualizado correctamente')
   await expect(page.getByText('4/5 completado')).toBeVisible()
 

@@ -122,7 +122,12 @@ export async function sendActivityEmail(userId: string) {
     const actorIds = [...new Set(wanted.map((item) => item.actorUserId).filter((id): id is string => Boolean(id)))]
     const actors = actorIds.length
       ? await tx
-          .select({ userId: profiles.userId, firstName: profiles.firstName, lastName: profiles.lastName, displayName: profiles.displayName })
+          .select({
+            userId: profiles.userId,
+            firstName: profiles.firstName,
+            lastName: profiles.lastName,
+            displayName: profiles.displayName,
+          })
           .from(profiles)
           .where(inArray(profiles.userId, actorIds))
       : []
@@ -149,6 +154,7 @@ export async function sendActivityEmail(userId: string) {
             title: group.latest.title,
             message: group.message,
             url: `${appUrl()}${linkOf(group.latest, { exactComment: true }) ?? '/notificaciones'}`,
+            linkText: linkTextOf(group.latest),
           })),
           notificationsUrl: `${appUrl()}/notificaciones`,
           unsubscribe: { lists: unsubscribe, preferencesUrl: `${appUrl()}/perfil#notificaciones` },
@@ -161,4 +167,13 @@ export async function sendActivityEmail(userId: string) {
     )
     return true
   })
+}
+
+/** Each link says where it goes (a screen reader lists links by their text). */
+function linkTextOf(item: NotificationView) {
+  if (item.relatedCommentId) return 'Ver el comentario'
+  if (item.relatedPostId) return 'Ver la publicación'
+  if (item.relatedEventId) return 'Ver el evento'
+  if (item.relatedSessionId) return 'Ver la sesión'
+  return 'Ver mis notificaciones'
 }

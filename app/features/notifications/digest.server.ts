@@ -131,7 +131,14 @@ function personal(content: DigestContent, userId: string) {
 }
 
 function digestMail(
-  member: { userId: string; digest: 'daily' | 'weekly' | 'never'; email: string; firstName: string | null; timeZone: string | null; period: string },
+  member: {
+    userId: string
+    digest: 'daily' | 'weekly' | 'never'
+    email: string
+    firstName: string | null
+    timeZone: string | null
+    period: string
+  },
   content: ReturnType<typeof personal>,
 ) {
   const appUrl = getEnv().APP_URL.replace(/\/+$/, '')

@@ -148,9 +148,15 @@ describe('preference matrix: each topic × each setting', () => {
     ) // events
     expect(created.status).toBe(200)
     // myEvents: the 24 h reminder.
-    const [event] = await getDb().select({ eventDate: sql<Date>`event_date` }).from(sql`events`).where(sql`id = ${eventId}`)
+    const [event] = await getDb()
+      .select({ eventDate: sql<Date>`event_date` })
+      .from(sql`events`)
+      .where(sql`id = ${eventId}`)
     for (const person of Object.values(recipients))
-      await reminderJob.run({ eventId, userId: person.userId!, kind: '24h', eventDate: new Date(event!.eventDate).toISOString() }, { attempts: 1, jobId: 0 })
+      await reminderJob.run(
+        { eventId, userId: person.userId!, kind: '24h', eventDate: new Date(event!.eventDate).toISOString() },
+        { attempts: 1, jobId: 0 },
+      )
 
     await afterBatchWindow()
 
@@ -182,7 +188,10 @@ describe('preference matrix: each topic × each setting', () => {
       const mails = await mailsTo(person.email!)
       for (const topic of TOPICS) {
         const label = `${name} × ${topic.key}`
-        expect(rows.some((row) => row.type === typeOfTopic[topic.key]), `${label}: bell`).toBe(expectations[name].bell)
+        expect(
+          rows.some((row) => row.type === typeOfTopic[topic.key]),
+          `${label}: bell`,
+        ).toBe(expectations[name].bell)
         expect(inMail[topic.key](mails), `${label}: e-mail`).toBe(expectations[name].email)
       }
       // Nothing is left waiting once the batch has gone.
@@ -208,7 +217,14 @@ describe('never about my own actions', () => {
     await feedAction({ intent: 'like-post', postId }, me.cookie)
     await feedAction({ intent: 'like-comment', commentId: own!.id }, me.cookie)
     const created = await calendarAction(
-      { intent: 'create-event', title: 'Mi evento', description: 'Lo organizo yo', eventDate: '2027-02-01T19:00', timeZone: 'Europe/Madrid', eventType: 'virtual' },
+      {
+        intent: 'create-event',
+        title: 'Mi evento',
+        description: 'Lo organizo yo',
+        eventDate: '2027-02-01T19:00',
+        timeZone: 'Europe/Madrid',
+        eventType: 'virtual',
+      },
       me.cookie,
     )
     expect(created.status).toBe(200)
@@ -303,7 +319,12 @@ describe('digest', () => {
     getDb()
       .update(notificationSettings)
       .set({ digestSentAt: new Date(Date.now() - 60 * 60 * 1000), digestPeriod: null })
-      .where(inArray(notificationSettings.userId, people.map((person) => person.userId!)))
+      .where(
+        inArray(
+          notificationSettings.userId,
+          people.map((person) => person.userId!),
+        ),
+      )
 
   test('weekly at 08:00 Madrid on Monday, daily at 08:00 in the member’s zone, once per period, nothing when nothing is new', async () => {
     const weekly = await createPersona('premium', { firstName: 'Sara', lastName: 'Semanal' })
@@ -390,7 +411,8 @@ describe('digest', () => {
 })
 
 describe('one-click unsubscribe without signing in', () => {
-  const load = (token: string) => run(() => unsubscribeRoute.loader({ request: getRequest(`/correo/baja/${token}`), params: { token }, context: {} } as never))
+  const load = (token: string) =>
+    run(() => unsubscribeRoute.loader({ request: getRequest(`/correo/baja/${token}`), params: { token }, context: {} } as never))
   // What a mail client sends (RFC 8058): no cookie, no Origin, this one field.
   const oneClick = (token: string) =>
     run(() =>
@@ -440,7 +462,9 @@ describe('one-click unsubscribe without signing in', () => {
     const [payload, signature] = valid.split('.') as [string, string]
     // Someone else's account in a genuine link's signature; another list; a cut signature; garbage.
     const otherUser = Buffer.from(JSON.stringify([admin.userId, 'replies', Math.floor(Date.now() / 1000) + 3600])).toString('base64url')
-    const otherList = Buffer.from(JSON.stringify([member.userId, 'digest', JSON.parse(Buffer.from(payload, 'base64url').toString())[2]])).toString('base64url')
+    const otherList = Buffer.from(
+      JSON.stringify([member.userId, 'digest', JSON.parse(Buffer.from(payload, 'base64url').toString())[2]]),
+    ).toString('base64url')
     const hostile = [
       `${otherUser}.${signature}`,
       `${otherList}.${signature}`,
@@ -486,7 +510,9 @@ describe('preferences in /perfil', () => {
 
   test('the defaults a member expects, saved with a toast; the zone the browser sends is kept', async () => {
     const member = await createPersona('member', { firstName: 'Pepa', lastName: 'Perfil' })
-    const page = await run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie: member.cookie }), params: {}, context: {} } as never))
+    const page = await run(() =>
+      profileRoute.loader({ request: getRequest('/perfil', { cookie: member.cookie }), params: {}, context: {} } as never),
+    )
     expect(page.data.preferences).toEqual({
       topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email' },
       digest: 'weekly',
@@ -511,7 +537,10 @@ describe('preferences in /perfil', () => {
       { ...choices, timeZone: 'Marte/Base_Alfa' },
       { ...choices, timeZone: 'x'.repeat(500) },
     ]) {
-      const outcome = await post({ intent: 'preferences', ...(JSON.parse(JSON.stringify(fields)) as Record<string, string>) }, member.cookie)
+      const outcome = await post(
+        { intent: 'preferences', ...(JSON.parse(JSON.stringify(fields)) as Record<string, string>) },
+        member.cookie,
+      )
       expect(outcome.status).toBe(400)
       expect(outcome.data.message.title).toBe('Elige una opción para cada tema')
     }

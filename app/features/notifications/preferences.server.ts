@@ -54,7 +54,8 @@ export async function unsubscribe(userId: string, lists: MailingList[]) {
   const set: Partial<Record<Topic, SQL>> & { digest?: 'never' } = {}
   for (const list of lists) {
     if (list === 'digest') set.digest = 'never'
-    else set[list] = sql`case when ${PREFERENCE_COLUMNS[list]} = 'email' then 'web'::notification_channel else ${PREFERENCE_COLUMNS[list]} end`
+    else
+      set[list] = sql`case when ${PREFERENCE_COLUMNS[list]} = 'email' then 'web'::notification_channel else ${PREFERENCE_COLUMNS[list]} end`
   }
   await getDb()
     .update(notificationSettings)

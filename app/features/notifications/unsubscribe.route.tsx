@@ -45,7 +45,9 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
       <Card>
         <CardHeader>
           <MailX className="size-8 text-primary" aria-hidden />
-          <h1 className="text-2xl font-semibold leading-tight">{done ? 'Listo: ya no recibirás estos emails' : 'Dejar de recibir emails'}</h1>
+          <h1 className="text-2xl font-semibold leading-tight">
+            {done ? 'Listo: ya no recibirás estos emails' : 'Dejar de recibir emails'}
+          </h1>
           <CardDescription>
             {done
               ? loaderData.digest && loaderData.labels.length === 1

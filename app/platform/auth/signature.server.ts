@@ -7,7 +7,9 @@ import { getEnv } from '~/platform/env.server'
  * so a signature made for one never passes for another.
  */
 export function sign(purpose: string, ...values: Array<string | number>) {
-  return createHmac('sha256', getEnv().AUTH_SECRET).update(JSON.stringify([purpose, ...values])).digest('base64url')
+  return createHmac('sha256', getEnv().AUTH_SECRET)
+    .update(JSON.stringify([purpose, ...values]))
+    .digest('base64url')
 }
 
 export function hasValidSignature(given: string, purpose: string, ...values: Array<string | number>) {

@@ -23,9 +23,20 @@ export function EmailLayout({
     <Html lang="es">
       <Head />
       <Preview>{preview}</Preview>
-      <Body style={{ backgroundColor: '#f4f5f7', fontFamily: 'Helvetica, Arial, sans-serif', color: '#1f2937' }}>
-        <Container style={{ backgroundColor: '#ffffff', margin: '24px auto', padding: '32px', maxWidth: '560px', borderRadius: '8px' }}>
-          <Text style={{ fontSize: '14px', fontWeight: 700, letterSpacing: '0.08em', color: '#0f766e', textTransform: 'uppercase' }}>
+      <Body style={{ backgroundColor: '#f4f5f7', fontFamily: 'Helvetica, Arial, sans-serif', color: '#1f2937', margin: '0' }}>
+        <Container
+          style={{ backgroundColor: '#ffffff', margin: '24px auto', padding: '32px 24px', maxWidth: '560px', borderRadius: '8px' }}
+        >
+          <Text
+            style={{
+              fontSize: '14px',
+              fontWeight: 700,
+              letterSpacing: '0.08em',
+              color: '#0f766e',
+              textTransform: 'uppercase',
+              marginTop: '0',
+            }}
+          >
             {site.name}
           </Text>
           <Heading as="h1" style={{ fontSize: '22px', margin: '8px 0 16px' }}>
@@ -34,15 +45,16 @@ export function EmailLayout({
           {children}
           {unsubscribe ? (
             <Text style={{ fontSize: '12px', color: '#6b7280', marginTop: '32px', borderTop: '1px solid #e5e7eb', paddingTop: '16px' }}>
-              Recibes este email por tus preferencias de notificación.{' '}
+              Recibes este email por tus preferencias de notificación.
               {unsubscribe.lists.map((list) => (
                 <span key={list.url}>
+                  <br />
                   <Link href={list.url} style={{ color: '#6b7280', textDecoration: 'underline' }}>
                     Dejar de recibir: {list.label}
                   </Link>
-                  {' · '}
                 </span>
               ))}
+              <br />
               <Link href={unsubscribe.preferencesUrl} style={{ color: '#6b7280', textDecoration: 'underline' }}>
                 Gestionar mis preferencias
               </Link>
@@ -66,7 +78,10 @@ export function EmailButton({ href, children }: { href: string; children: ReactN
       >
         {children}
       </Button>
-      <Text style={{ fontSize: '12px', color: '#6b7280' }}>Si el botón no funciona, copia este enlace en tu navegador: {href}</Text>
+      {/* Long addresses break anywhere rather than widen the message past a phone's screen. */}
+      <Text style={{ fontSize: '12px', color: '#6b7280', wordBreak: 'break-all' }}>
+        Si el botón no funciona, copia este enlace en tu navegador: {href}
+      </Text>
     </Section>
   )
 }

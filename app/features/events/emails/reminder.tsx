@@ -1,4 +1,4 @@
-import { Text } from '@react-email/components'
+import { Link, Text } from '@react-email/components'
 import { EmailButton, EmailLayout, type EmailUnsubscribe } from '~/platform/mail/layout'
 
 /** The 24 h and 1 h reminder of an event the member registered for. */
@@ -22,7 +22,7 @@ export function EventReminderEmail({
   return (
     <EmailLayout preview={`${title}: ${when}`} title={`Te esperamos${firstName ? `, ${firstName}` : ''}`} unsubscribe={unsubscribe}>
       <Text>
-        Estás registrado en <strong>{title}</strong>.
+        Tienes plaza en <strong>{title}</strong>.
       </Text>
       <Text>
         Cuándo: {when}
@@ -33,7 +33,14 @@ export function EventReminderEmail({
           </>
         ) : null}
       </Text>
-      {joinUrl ? <Text>Enlace para conectarte: {joinUrl}</Text> : null}
+      {joinUrl ? (
+        <Text>
+          Enlace para conectarte:{' '}
+          <Link href={joinUrl} style={{ color: '#0f766e', wordBreak: 'break-all' }}>
+            {joinUrl}
+          </Link>
+        </Text>
+      ) : null}
       <EmailButton href={eventUrl}>Ver el evento</EmailButton>
       <Text style={{ fontSize: '13px', color: '#6b7280' }}>
         Si ya no puedes asistir, cancela tu registro en la página del evento: tu plaza pasará a otro miembro.

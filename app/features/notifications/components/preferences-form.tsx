@@ -17,7 +17,13 @@ export function PreferencesForm({ preferences, emailOn }: { preferences: Prefere
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'preferences'
   // The browser knows the member's zone; the digest goes out at 08:00 there.
   const [timeZone, setTimeZone] = useState(preferences.timeZone)
-  useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || preferences.timeZone), [preferences.timeZone])
+  // Named in the browser only: the server's and the browser's names for a zone may differ.
+  const [zoneName, setZoneName] = useState<string | null>(null)
+  useEffect(() => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || preferences.timeZone
+    setTimeZone(zone)
+    if (zone) setZoneName(nameOf(zone))
+  }, [preferences.timeZone])
   return (
     <Form method="post" action="/perfil" preventScrollReset className="grid gap-5">
       <input type="hidden" name="intent" value="preferences" />
@@ -32,14 +38,23 @@ export function PreferencesForm({ preferences, emailOn }: { preferences: Prefere
       </div>
       <div className="grid gap-4">
         {TOPICS.map((topic) => (
-          <div key={topic.key} className="grid gap-2 border-b pb-4 last:border-b-0 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-4">
+          <div
+            key={topic.key}
+            className="grid gap-2 border-b pb-4 last:border-b-0 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-4"
+          >
             <p id={`topic-${topic.key}`} className="text-sm font-medium">
               {topic.label}
             </p>
             <div role="radiogroup" aria-labelledby={`topic-${topic.key}`} className="flex flex-wrap gap-x-4 gap-y-2">
               {(Object.keys(CHANNEL_LABELS) as Channel[]).map((channel) => (
                 <label key={channel} className="flex items-center gap-2 text-sm">
-                  <input type="radio" name={topic.key} value={channel} defaultChecked={preferences.topics[topic.key] === channel} className={radio} />
+                  <input
+                    type="radio"
+                    name={topic.key}
+                    value={channel}
+                    defaultChecked={preferences.topics[topic.key] === channel}
+                    className={radio}
+                  />
                   {CHANNEL_LABELS[channel]}
                 </label>
               ))}
@@ -50,8 +65,8 @@ export function PreferencesForm({ preferences, emailOn }: { preferences: Prefere
       <fieldset className="grid gap-2">
         <legend className="text-sm font-medium">Resumen de la comunidad por email</legend>
         <p className="text-sm text-muted-foreground">
-          Lo más comentado, las nuevas sesiones y los próximos eventos, a las 08:00
-          {timeZone ? ` (${timeZone.replace(/_/g, ' ')})` : ' (hora de Madrid)'}. Si no hay nada nuevo, no te escribimos.
+          Lo más comentado, las nuevas sesiones y los próximos eventos, a las 08:00 {zoneName ? `(${zoneName})` : 'en tu zona horaria'}. Si
+          no hay nada nuevo, no te escribimos.
         </p>
         <div className="flex flex-wrap gap-x-4 gap-y-2">
           {(Object.keys(DIGEST_LABELS) as DigestFrequency[]).map((frequency) => (
@@ -67,4 +82,14 @@ export function PreferencesForm({ preferences, emailOn }: { preferences: Prefere
       </Button>
     </Form>
   )
+}
+
+/** 'hora de Europa central', 'hora de México': the zone as a Spanish reader says it. */
+function nameOf(timeZone: string) {
+  try {
+    const parts = new Intl.DateTimeFormat('es-ES', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(new Date())
+    return parts.find((part) => part.type === 'timeZoneName')?.value ?? null
+  } catch {
+    return null
+  }
 }

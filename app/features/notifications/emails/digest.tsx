@@ -25,10 +25,14 @@ export function DigestEmail({
   unsubscribe: EmailUnsubscribe
 }) {
   const since = daily ? 'desde ayer' : 'esta semana'
+  const present = [posts.length && 'lo más comentado', sessions.length && 'nuevas sesiones', events.length && 'próximos eventos'].filter(
+    (part): part is string => Boolean(part),
+  )
+  const summary = present.length > 1 ? `${present.slice(0, -1).join(', ')} y ${present.at(-1)}` : (present[0] ?? '')
   return (
     <EmailLayout
-      preview={`Lo más comentado, nuevas sesiones y próximos eventos ${since}`}
-      title={`Hola${firstName ? `, ${firstName}` : ''}: esto es lo nuevo ${since}`}
+      preview={`${summary.charAt(0).toUpperCase()}${summary.slice(1)} ${since}`}
+      title={firstName ? `Hola, ${firstName}: esto es lo nuevo ${since}` : `Esto es lo nuevo ${since}`}
       unsubscribe={unsubscribe}
     >
       {posts.length ? (
