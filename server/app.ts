@@ -26,7 +26,7 @@ import { scheduleDigests } from '~/features/notifications/digest.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'
-import { allowedMethods, bodySizeLimit, sameOriginWrites, securityHeaders, trustProxySetting } from './security'
+import { allowedMethods, bodySizeLimit, sameOriginWrites, securityHeaders, TOKEN_AUTHENTICATED_PATHS, trustProxySetting } from './security'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -145,7 +145,7 @@ export function createApp({ development }: { development: boolean }) {
     runWithRequestId(requestId, next, req.method)
   })
   app.use(allowedMethods())
-  app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: ['/api/webhooks/', '/correo/baja/'] }))
+  app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: TOKEN_AUTHENTICATED_PATHS }))
   app.use(bodySizeLimit({ maxBytes: MAX_FORM_BODY_BYTES }))
   app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
     handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)

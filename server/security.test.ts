@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { request as httpRequest } from 'node:http'
-import { allowedMethods, bodySizeLimit, sameOriginWrites, securityHeaders, trustProxySetting } from './security'
+import { allowedMethods, bodySizeLimit, sameOriginWrites, securityHeaders, TOKEN_AUTHENTICATED_PATHS, trustProxySetting } from './security'
 
 let baseUrl: string
 let close: () => void
@@ -11,7 +11,7 @@ beforeAll(async () => {
   const app = express()
   app.use(securityHeaders({ development: false, https: false }))
   app.use(allowedMethods())
-  app.use(sameOriginWrites({ appOrigin: 'https://circulo.example', exemptPrefixes: ['/api/webhooks/'] }))
+  app.use(sameOriginWrites({ appOrigin: 'https://circulo.example', exemptPrefixes: TOKEN_AUTHENTICATED_PATHS }))
   app.use(bodySizeLimit({ maxBytes: 1024 }))
   app.all('/{*path}', (_req, res) => res.type('text/plain').send(`ok ${res.locals.cspNonce}`))
   const server = app.listen(0, '127.0.0.1')
@@ -92,6 +92,16 @@ describe('same-origin writes', () => {
     expect(await bare.text()).toBe('Solicitud rechazada: origen no permitido')
     expect((await post('/auth', { Referer: 'https://evil.example/page' })).status).toBe(403)
     expect((await post('/auth', { Referer: 'no es una url' })).status).toBe(403)
+  })
+
+  test('a mail client’s one-click unsubscribe (RFC 8058: no Origin, no cookie) reaches its signed link; nothing else near it does', async () => {
+    const oneClick = await fetch(`${baseUrl}/correo/baja/token.firma`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    })
+    expect(oneClick.status).toBe(200)
+    expect((await post('/correo/otra-cosa', {})).status).toBe(403)
   })
 
   test('signed webhooks are exempt; reads are never blocked', async () => {

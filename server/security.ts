@@ -55,6 +55,12 @@ export function securityHeaders({
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
+ * Writes that other servers make, each carrying its own proof instead of a browser's provenance:
+ * signed webhooks, and a mail client's one-click unsubscribe (RFC 8058), whose link is signed.
+ */
+export const TOKEN_AUTHENTICATED_PATHS = ['/api/webhooks/', '/correo/baja/']
+
+/**
  * Refuses state-changing requests sent by other sites. Browsers send Sec-Fetch-Site
  * (and Origin) on every form post and fetch; a request from our own pages says
  * same-origin. Paths that are called by other servers (signed webhooks) are exempt.

@@ -300,6 +300,26 @@ describe('batching', () => {
   })
 })
 
+test('comments arriving while batches are being sent: each is e-mailed exactly once, none left waiting', async () => {
+  const author = await createPersona('premium', { firstName: 'Carla', lastName: 'Carrera' })
+  const posts: Array<{ id: string; title: string }> = []
+  for (let i = 0; i < 8; i++) posts.push({ id: await createPost(author.cookie!, { title: `Tema concurrente ${i}` }), title: `Tema concurrente ${i}` })
+  // Comments (each on its own post, so each is its own line in an e-mail) and three senders, all at once.
+  await Promise.all([
+    ...posts.map((post) => feedAction({ intent: 'add-comment', postId: post.id, content: 'A la vez' }, actor.cookie)),
+    sendActivityEmail(author.userId!),
+    sendActivityEmail(author.userId!),
+    sendActivityEmail(author.userId!),
+  ])
+  await afterBatchWindow()
+  const mails = (await mailsTo(author.email!)).filter((mail) => mail.headers?.['List-Unsubscribe'])
+  for (const post of posts) {
+    const mentions = mails.filter((mail) => mail.text.includes(`«${post.title}»`))
+    expect(mentions, post.title).toHaveLength(1)
+  }
+  expect((await bell(author.userId!)).filter((row) => row.emailPending)).toEqual([])
+})
+
 describe('digest', () => {
   const digestsTo = async (person: Person) => (await mailsTo(person.email!)).filter((mail) => mail.subject.startsWith('Tu resumen'))
   /** The fake clock: `time` on the local date `days` after today in `zone` (content is written now, really). */
