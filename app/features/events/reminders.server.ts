@@ -2,7 +2,6 @@ import { and, eq } from 'drizzle-orm'
 import { profiles } from '~/features/account/schema'
 import { user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
-import { fullDateTime } from '~/platform/dates'
 import { getEnv } from '~/platform/env.server'
 import { defineJob } from '~/platform/jobs/jobs.server'
 import { enqueueMail } from '~/platform/mail/mail.server'
@@ -11,7 +10,7 @@ import { listLabel } from '~/features/notifications/preferences'
 import { notificationSettings } from '~/features/notifications/schema'
 import { unsubscribeHeaders, unsubscribeUrl } from '~/features/notifications/unsubscribe.server'
 import { EventReminderEmail } from './emails/reminder'
-import { EVENT_TIME_ZONES } from './limits'
+import { eventTimeInZone } from './limits'
 import { eventAttendees, events } from './schema'
 
 /** Issue 13: a reminder a day before and an hour before. */
@@ -52,7 +51,7 @@ export const reminderJob = defineJob<{ eventId: string; userId: string; kind: Re
       .where(and(eq(eventAttendees.eventId, eventId), eq(eventAttendees.userId, userId)))
     if (!row || row.status !== 'registered' || row.eventDate.toISOString() !== eventDate || row.channel === 'off') return
     const reminder = REMINDERS.find((r) => r.kind === kind)!
-    const when = `${fullDateTime(row.eventDate, row.timeZone)} (hora de ${EVENT_TIME_ZONES[row.timeZone as keyof typeof EVENT_TIME_ZONES] ?? row.timeZone})`
+    const when = eventTimeInZone(row.eventDate, row.timeZone)
     const byEmail = row.channel === 'email' && row.emailOn !== false
     await getDb().transaction(async (tx) => {
       await notifyInTransaction(tx, {

@@ -2,11 +2,11 @@ import { and, eq, ne, or, sql } from 'drizzle-orm'
 import { profiles } from '~/features/account/schema'
 import { listPublishedSince } from '~/features/ceo-sessions/library.server'
 import { listAnnouncedSince } from '~/features/events/events.server'
-import { EVENT_TYPES } from '~/features/events/limits'
+import { EVENT_TYPES, eventTimeInZone } from '~/features/events/limits'
 import { listMostActivePosts } from '~/features/feed/posts.server'
 import { user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
-import { DEFAULT_TIME_ZONE, fullDateTime } from '~/platform/dates'
+import { DEFAULT_TIME_ZONE } from '~/platform/dates'
 import { getEnv } from '~/platform/env.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
@@ -160,7 +160,7 @@ function digestMail(
       })),
       events: content.events.map((event) => ({
         title: event.title,
-        when: fullDateTime(event.eventDate, member.timeZone ?? event.timeZone),
+        when: eventTimeInZone(event.eventDate, event.timeZone),
         type: EVENT_TYPES[event.eventType],
         url: `${appUrl}/comunidad/calendario/${event.id}`,
       })),

@@ -69,6 +69,9 @@ export function EmailLayout({
   )
 }
 
+/** A long address wraps where it must instead of widening the message past a phone's screen. */
+export const LONG_ADDRESS = { wordBreak: 'break-word', overflowWrap: 'anywhere' } as const
+
 export function EmailButton({ href, children }: { href: string; children: ReactNode }) {
   return (
     <Section style={{ margin: '24px 0' }}>
@@ -78,9 +81,8 @@ export function EmailButton({ href, children }: { href: string; children: ReactN
       >
         {children}
       </Button>
-      {/* Long addresses break anywhere rather than widen the message past a phone's screen. */}
-      <Text style={{ fontSize: '12px', color: '#6b7280', wordBreak: 'break-all' }}>
-        Si el botón no funciona, copia este enlace en tu navegador: {href}
+      <Text style={{ fontSize: '12px', color: '#6b7280' }}>
+        Si el botón no funciona, copia este enlace en tu navegador: <span style={LONG_ADDRESS}>{href}</span>
       </Text>
     </Section>
   )

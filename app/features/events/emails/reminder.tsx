@@ -1,5 +1,5 @@
 import { Link, Text } from '@react-email/components'
-import { EmailButton, EmailLayout, type EmailUnsubscribe } from '~/platform/mail/layout'
+import { EmailButton, EmailLayout, type EmailUnsubscribe, LONG_ADDRESS } from '~/platform/mail/layout'
 
 /** The 24 h and 1 h reminder of an event the member registered for. */
 export function EventReminderEmail({
@@ -36,7 +36,7 @@ export function EventReminderEmail({
       {joinUrl ? (
         <Text>
           Enlace para conectarte:{' '}
-          <Link href={joinUrl} style={{ color: '#0f766e', wordBreak: 'break-all' }}>
+          <Link href={joinUrl} style={{ color: '#0f766e', ...LONG_ADDRESS }}>
             {joinUrl}
           </Link>
         </Text>
