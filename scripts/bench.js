@@ -490,6 +490,7 @@ async function benchEngine(engine) {
     { name: '/comunidad/calendario (list)', path: '/comunidad/calendario' },
     { name: '/comunidad/calendario, month', path: '/comunidad/calendario?vista=calendario' },
     { name: '/comunidad/calendario/:id', path: `/comunidad/calendario/${seeded.events.busiest}` },
+    ...notificationTargets().map(({ name, path }) => ({ name, path })),
   ]
   const queries = []
   for (const check of checks) {
