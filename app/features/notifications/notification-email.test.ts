@@ -303,7 +303,8 @@ describe('batching', () => {
 test('comments arriving while batches are being sent: each is e-mailed exactly once, none left waiting', async () => {
   const author = await createPersona('premium', { firstName: 'Carla', lastName: 'Carrera' })
   const posts: Array<{ id: string; title: string }> = []
-  for (let i = 0; i < 8; i++) posts.push({ id: await createPost(author.cookie!, { title: `Tema concurrente ${i}` }), title: `Tema concurrente ${i}` })
+  for (let i = 0; i < 8; i++)
+    posts.push({ id: await createPost(author.cookie!, { title: `Tema concurrente ${i}` }), title: `Tema concurrente ${i}` })
   // Comments (each on its own post, so each is its own line in an e-mail) and three senders, all at once.
   await Promise.all([
     ...posts.map((post) => feedAction({ intent: 'add-comment', postId: post.id, content: 'A la vez' }, actor.cookie)),
