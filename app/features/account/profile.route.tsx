@@ -96,7 +96,7 @@ export async function action({ request }: Route.ActionArgs) {
       preferences: {
         invalid: 'Elige una opción para cada tema',
         async run({ intent: _, timeZone, ...choices }) {
-          await savePreferences(user.id, { ...choices, timeZone: timeZone ?? (await getPreferences(user.id)).timeZone })
+          await savePreferences(user.id, { ...choices, timeZone })
           return redirectWithToast('/perfil#notificaciones', { type: 'success', title: 'Preferencias de notificación guardadas' })
         },
       },

@@ -17,7 +17,8 @@ import { BASE_URL, getRequest, run, TEST_IP } from '../../../tests/setup/request
 import { VIDEO_MAX_BYTES } from './limits'
 import { expireAbandonedUploads, localVideoProvider, UPLOAD_MESSAGES } from './local-video.server'
 import { ceoSessions, videoUploads } from './schema'
-import { createSession, deleteSession, type SessionFields } from './sessions.server'
+import { deleteSession } from './sessions.server'
+import { newSession as createSessionFor } from '../../../tests/setup/sessions'
 import { handleVideoUpload } from './video-upload.server'
 
 useTestDatabase()
@@ -39,22 +40,7 @@ beforeAll(async () => {
   people.otherAdmin = await createPersona('admin', { firstName: 'Otra', lastName: 'Admin' })
 })
 
-const fields: SessionFields = {
-  title: 'Liderar una biotech en crecimiento',
-  summary: 'Resumen',
-  description: 'Descripción larga',
-  ceoName: 'Lucía Gómez',
-  ceoPosition: 'CEO',
-  ceoCompany: 'Genómica SA',
-  sessionDate: new Date('2026-11-01T17:00:00Z'),
-  durationMinutes: null,
-  tags: ['liderazgo'],
-  isFeatured: false,
-}
-
-async function newSession(createdBy = people.admin.userId!) {
-  return createSession(fields, { createdBy, origin: BASE_URL })
-}
+const newSession = (createdBy = people.admin.userId!) => createSessionFor(createdBy)
 
 function put(uploadUrl: string, { cookie, range, body, length }: { cookie?: string; range: string; body?: Uint8Array; length?: number }) {
   const headers = new Headers({ Origin: BASE_URL, 'x-app-client-ip': TEST_IP, 'Content-Range': range, 'Content-Type': 'video/webm' })

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, lte, sql } from 'drizzle-orm'
 import { displayName } from '~/features/account/display-name'
 import { profiles } from '~/features/account/schema'
 import { user } from '~/platform/auth/schema'
@@ -8,7 +8,9 @@ import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { enqueueMail } from '~/platform/mail/mail.server'
 import { ActivityEmail } from './emails/activity'
 import { groupNotifications, linkOf, type NotificationView } from './grouping'
+import { actorsOf, NOTIFICATION_COLUMNS } from './notifications.server'
 import { listLabel, type Topic, topicOf } from './preferences'
+import { TOPIC_COLUMNS } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
 import { unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.server'
 
@@ -82,12 +84,7 @@ export async function sendActivityEmail(userId: string) {
         email: user.email,
         firstName: profiles.firstName,
         emailOn: profiles.emailNotifications,
-        comments: notificationSettings.comments,
-        replies: notificationSettings.replies,
-        likes: notificationSettings.likes,
-        sessions: notificationSettings.sessions,
-        events: notificationSettings.events,
-        myEvents: notificationSettings.myEvents,
+        ...TOPIC_COLUMNS,
       })
       .from(notificationSettings)
       .innerJoin(user, eq(user.id, notificationSettings.userId))
@@ -98,19 +95,7 @@ export async function sendActivityEmail(userId: string) {
       .update(notifications)
       .set({ emailPending: false })
       .where(and(eq(notifications.userId, userId), eq(notifications.emailPending, true)))
-      .returning({
-        id: notifications.id,
-        type: notifications.type,
-        title: notifications.title,
-        message: notifications.message,
-        isRead: notifications.isRead,
-        relatedPostId: notifications.relatedPostId,
-        relatedCommentId: notifications.relatedCommentId,
-        relatedSessionId: notifications.relatedSessionId,
-        relatedEventId: notifications.relatedEventId,
-        actorUserId: notifications.actorUserId,
-        createdAt: notifications.createdAt,
-      })
+      .returning(NOTIFICATION_COLUMNS)
     if (!recipient?.emailOn) return false
     // Preferences are read again now: a topic switched to 'Solo en la web' meanwhile is not sent.
     const wanted = batch.filter((item) => {
@@ -119,25 +104,15 @@ export async function sendActivityEmail(userId: string) {
     })
     if (wanted.length === 0) return false
 
-    const actorIds = [...new Set(wanted.map((item) => item.actorUserId).filter((id): id is string => Boolean(id)))]
-    const actors = actorIds.length
-      ? await tx
-          .select({
-            userId: profiles.userId,
-            firstName: profiles.firstName,
-            lastName: profiles.lastName,
-            displayName: profiles.displayName,
-          })
-          .from(profiles)
-          .where(inArray(profiles.userId, actorIds))
-      : []
-    const nameOf = new Map(actors.map((actor) => [actor.userId, displayName(actor)]))
+    const actors = await actorsOf(tx, wanted)
     const views: NotificationView[] = wanted
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
       .map((item) => ({
         ...item,
         createdAt: item.createdAt.toISOString(),
-        actor: item.actorUserId ? { name: nameOf.get(item.actorUserId) ?? 'Un miembro', avatarUrl: null } : null,
+        actor: item.actorUserId
+          ? { name: actors.has(item.actorUserId) ? displayName(actors.get(item.actorUserId)!) : 'Un miembro', avatarUrl: null }
+          : null,
       }))
     const groups = groupNotifications(views)
     const topics = [...new Set(wanted.map((item) => topicOf(item.type)!))] as Topic[]

@@ -2,7 +2,6 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
-import { createSession, type SessionFields } from '~/features/ceo-sessions/sessions.server'
 import { publishVideo } from '~/features/ceo-sessions/video-state.server'
 import * as calendarRoute from '~/features/events/calendar.route'
 import { createEvent, toggleRegistration } from '~/features/events/events.server'
@@ -14,6 +13,7 @@ import { jobs } from '~/platform/jobs/schema'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { createPost, feedAction } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
+import { newSession } from '../../../tests/setup/sessions'
 import { BASE_URL, formRequest, getRequest, type QueuedMail, readToast, run } from '../../../tests/setup/requests'
 import { sendActivityEmail } from './activity-email.server'
 import { scheduleDigests, sendDueDigests } from './digest.server'
@@ -62,24 +62,11 @@ const bell = (userId: string) =>
     .from(notifications)
     .where(eq(notifications.userId, userId))
 
-const sessionFields: SessionFields = {
-  title: 'Liderar una biotech en crecimiento',
-  summary: 'Resumen',
-  description: 'Descripción larga',
-  ceoName: 'Lucía Gómez',
-  ceoPosition: 'CEO',
-  ceoCompany: 'Genómica SA',
-  sessionDate: new Date('2026-11-01T17:00:00Z'),
-  durationMinutes: null,
-  tags: ['liderazgo'],
-  isFeatured: false,
-}
-
 const calendarAction = (fields: Record<string, string>, cookie?: string) =>
   run(() => calendarRoute.action({ request: formRequest('/comunidad/calendario', fields, { cookie }), params: {}, context: {} } as never))
 
 async function publishSession(adminId: string) {
-  const { sessionId } = await createSession(sessionFields, { createdBy: adminId, origin: BASE_URL })
+  const { sessionId } = await newSession(adminId)
   await publishVideo(sessionId, { videoKey: `sessions/${sessionId}/video.webm`, videoContentType: 'video/webm' })
   return sessionId
 }
@@ -461,7 +448,9 @@ describe('one-click unsubscribe without signing in', () => {
     expect(done.status).toBe(200)
     expect(done.data).toMatchObject({ ok: true, message: { title: 'Listo: ya no recibirás estos emails' } })
     expect(await getPreferences(member.userId!)).toMatchObject({ comments: 'web', replies: 'email', digest: 'weekly' })
-    expect((await oneClick(token)).status).toBe(200)
+    // A mail client retrying, or several at once: the same answer, the same state.
+    const again = await Promise.all(Array.from({ length: 10 }, () => oneClick(token)))
+    expect(again.map((outcome) => outcome.status)).toEqual(Array(10).fill(200))
     expect((await getPreferences(member.userId!)).comments).toBe('web')
 
     // The digest's link stops the digest; a topic set to 'Nada' is not turned back on.

@@ -118,38 +118,26 @@ export async function countUnread(userId: string) {
   return row?.n ?? 0
 }
 
-/**
- * A page of the recipient's notifications, newest first (optionally only the unread), with each
- * actor's public name and photo and the post's title: two queries. One more row than asked
- * tells whether an older page exists.
- */
-export async function listNotifications(userId: string, { limit = NOTIFICATION_FETCH_LIMIT, page = 1, unreadOnly = false } = {}) {
-  const db = getDb()
-  const rows = await db
-    .select({
-      id: notifications.id,
-      type: notifications.type,
-      title: notifications.title,
-      message: notifications.message,
-      isRead: notifications.isRead,
-      relatedPostId: notifications.relatedPostId,
-      relatedCommentId: notifications.relatedCommentId,
-      relatedSessionId: notifications.relatedSessionId,
-      relatedEventId: notifications.relatedEventId,
-      actorUserId: notifications.actorUserId,
-      createdAt: notifications.createdAt,
-      postTitle: communityPosts.title,
-    })
-    .from(notifications)
-    .leftJoin(communityPosts, eq(communityPosts.id, notifications.relatedPostId))
-    .where(and(eq(notifications.userId, userId), unreadOnly ? eq(notifications.isRead, false) : undefined))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit + 1)
-    .offset((Math.max(page, 1) - 1) * limit)
-  const shown = rows.slice(0, limit)
-  const actorIds = [...new Set(shown.map((row) => row.actorUserId).filter((id): id is string => Boolean(id)))]
+/** What a notification is shown with, in the bell, on /notificaciones and in e-mail. */
+export const NOTIFICATION_COLUMNS = {
+  id: notifications.id,
+  type: notifications.type,
+  title: notifications.title,
+  message: notifications.message,
+  isRead: notifications.isRead,
+  relatedPostId: notifications.relatedPostId,
+  relatedCommentId: notifications.relatedCommentId,
+  relatedSessionId: notifications.relatedSessionId,
+  relatedEventId: notifications.relatedEventId,
+  actorUserId: notifications.actorUserId,
+  createdAt: notifications.createdAt,
+}
+
+/** The public name and photo of the notifications' actors, by user id: one query. */
+export async function actorsOf(executor: DbExecutor, items: Array<{ actorUserId: string | null }>) {
+  const actorIds = [...new Set(items.map((item) => item.actorUserId).filter((id): id is string => Boolean(id)))]
   const actors = actorIds.length
-    ? await db
+    ? await executor
         .select({
           userId: profiles.userId,
           firstName: profiles.firstName,
@@ -160,7 +148,26 @@ export async function listNotifications(userId: string, { limit = NOTIFICATION_F
         .from(profiles)
         .where(inArray(profiles.userId, actorIds))
     : []
-  const actorById = new Map(actors.map((actor) => [actor.userId, actor]))
+  return new Map(actors.map((actor) => [actor.userId, actor]))
+}
+
+/**
+ * A page of the recipient's notifications, newest first (optionally only the unread), with each
+ * actor's public name and photo and the post's title: two queries. One more row than asked
+ * tells whether an older page exists.
+ */
+export async function listNotifications(userId: string, { limit = NOTIFICATION_FETCH_LIMIT, page = 1, unreadOnly = false } = {}) {
+  const db = getDb()
+  const rows = await db
+    .select({ ...NOTIFICATION_COLUMNS, postTitle: communityPosts.title })
+    .from(notifications)
+    .leftJoin(communityPosts, eq(communityPosts.id, notifications.relatedPostId))
+    .where(and(eq(notifications.userId, userId), unreadOnly ? eq(notifications.isRead, false) : undefined))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit + 1)
+    .offset((Math.max(page, 1) - 1) * limit)
+  const shown = rows.slice(0, limit)
+  const actorById = await actorsOf(db, shown)
   return {
     items: shown.map((row) => ({ ...row, actor: row.actorUserId ? (actorById.get(row.actorUserId) ?? null) : null })),
     hasMore: rows.length > limit,

@@ -5,13 +5,18 @@ import { notificationSettings } from './schema'
 
 export type Preferences = Record<Topic, Channel> & { digest: DigestFrequency; timeZone: string | null }
 
-const PREFERENCE_COLUMNS = {
+/** Each topic's column (TOPICS in preferences.ts). */
+export const TOPIC_COLUMNS = {
   comments: notificationSettings.comments,
   replies: notificationSettings.replies,
   likes: notificationSettings.likes,
   sessions: notificationSettings.sessions,
   events: notificationSettings.events,
   myEvents: notificationSettings.myEvents,
+}
+
+const PREFERENCE_COLUMNS = {
+  ...TOPIC_COLUMNS,
   digest: notificationSettings.digest,
   timeZone: notificationSettings.timeZone,
 }
@@ -28,7 +33,8 @@ export async function getPreferences(userId: string): Promise<Preferences> {
   return defaults!
 }
 
-export async function savePreferences(userId: string, preferences: Preferences) {
+/** Without a zone (a browser without the page's script), the known one stays. */
+export async function savePreferences(userId: string, preferences: Omit<Preferences, 'timeZone'> & { timeZone?: string | null }) {
   // The digest's query reads the zone in SQL: one the database does not know would stop it for everyone.
   if (preferences.timeZone && !(await databaseKnowsZone(preferences.timeZone))) preferences = { ...preferences, timeZone: null }
   await getDb()
