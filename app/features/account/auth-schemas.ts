@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { requiredText } from '~/platform/http/text-fields'
 
 // Form rules and messages of spec 000 §5, shared by the browser (instant feedback)
 // and the server (the authority).
@@ -9,9 +10,6 @@ export const PASSWORD_MAX = 128
 export const NAME_MAX = 50
 export const EMAIL_MAX = 254
 
-// Control characters have no place in a name and are a favourite of hostile input.
-const NO_CONTROL_CHARS = /^[^\p{Cc}\p{Cf}]*$/u
-
 const email = z
   .string({ error: 'Por favor ingresa un email válido' })
   .trim()
@@ -19,14 +17,7 @@ const email = z
   .max(EMAIL_MAX, 'El email es demasiado largo')
   .pipe(z.email('Por favor ingresa un email válido'))
 
-function name(required: string, tooLong: string) {
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(NAME_MAX, tooLong)
-    .regex(NO_CONTROL_CHARS, 'Contiene caracteres no válidos')
-}
+const name = (required: string, tooLong: string) => requiredText(NAME_MAX, { required, tooLong })
 
 export const SignInSchema = z.object({
   intent: z.literal('signin'),

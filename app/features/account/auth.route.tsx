@@ -10,7 +10,7 @@ import { type Failure, formErrors } from '~/platform/http/result'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'
-import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
@@ -52,11 +52,10 @@ function sessionCookies(authHeaders: Headers) {
 
 async function signIn(request: Request, { email, password, redirectTo }: z.output<typeof SignInSchema>) {
   const ip = clientIp(request)
-  const limited = await checkRateLimits([
+  await enforceRateLimits([
     { key: `sign-in:ip:${ip}`, max: 30, windowSeconds: 5 * 60 },
     { key: `sign-in:email:${email}`, max: 8, windowSeconds: 5 * 60 },
   ])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
 
   try {
     const { headers } = await getAuth().api.signInEmail({
@@ -81,8 +80,7 @@ async function signIn(request: Request, { email, password, redirectTo }: z.outpu
 }
 
 async function signUp(request: Request, { firstName, lastName, email, password }: z.output<typeof SignUpSchema>) {
-  const limited = await checkRateLimits([{ key: `sign-up:ip:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  await enforceRateLimits([{ key: `sign-up:ip:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
 
   // The spec tells a returning member that the account exists and moves them to sign-in.
   if (await accountExists(email))

@@ -2,8 +2,8 @@ import { recordAudit } from '~/platform/audit/audit.server'
 import type { CurrentUser } from '~/platform/auth/guards.server'
 import { refuse, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'
-import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
-import { encodeAvatar, ImageRejectedError, sniffImageType } from '~/platform/storage/image.server'
+import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { encodeAvatar, encodeUploadedImage, sniffImageType } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { replaceAvatarUrl } from './profile.server'
@@ -15,20 +15,13 @@ import { AVATAR_ERRORS } from './profile-schemas'
  * the server checked the size while streaming, checks the type by content, then re-encodes it.
  */
 export async function uploadAvatarIntent(request: Request, user: CurrentUser, file: UploadedFile | undefined) {
-  const limited = await checkRateLimits([{ key: `avatar:${user.id}`, max: 10, windowSeconds: 10 * 60 }])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  await enforceRateLimits([{ key: `avatar:${user.id}`, max: 10, windowSeconds: 10 * 60 }])
   if (!file) refuse(400, AVATAR_ERRORS.notImage)
   if (!sniffImageType(file.buffer)) {
+    // A file that is not an image in the photo field is worth an audit line (a probe, not a slip).
     await recordAudit({ action: 'avatar_rejected', actorUserId: user.id, details: { reason: 'type' }, ipAddress: clientIp(request) })
-    refuse(415, AVATAR_ERRORS.notImage)
   }
-  let encoded: Buffer
-  try {
-    encoded = await encodeAvatar(file.buffer)
-  } catch (error) {
-    if (!(error instanceof ImageRejectedError)) throw error
-    refuse(error.reason === 'too-many-pixels' ? 413 : 422, error.reason === 'too-many-pixels' ? error.message : AVATAR_ERRORS.notImage)
-  }
+  const encoded = await encodeUploadedImage(file.buffer, encodeAvatar, AVATAR_ERRORS.notImage)
   const version = Date.now()
   // Unique per upload: two uploads at once never write the same file.
   const key = `avatars/${user.id}/avatar_${version}_${crypto.randomUUID().slice(0, 8)}.webp`

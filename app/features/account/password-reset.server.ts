@@ -1,9 +1,8 @@
 import type { z } from 'zod'
 import { getAuth } from '~/platform/auth/auth.server'
-import { refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
-import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import type { ForgotPasswordSchema } from './auth-schemas'
 
 /**
@@ -20,11 +19,10 @@ export const passwordResetJob = defineJob<{ email: string }>({
 
 /** The forgot-password form, on /forgot-password and in /auth's login view: the same answer for every e-mail. */
 export async function requestPasswordReset(request: Request, { email }: z.output<typeof ForgotPasswordSchema>) {
-  const limited = await checkRateLimits([
+  await enforceRateLimits([
     { key: `forgot:ip:${clientIp(request)}`, max: 10, windowSeconds: 15 * 60 },
     { key: `forgot:email:${email}`, max: 3, windowSeconds: 15 * 60 },
   ])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
   await enqueue(passwordResetJob, { email })
   return redirectWithToast('/auth', { type: 'success', title: 'Email de recuperación enviado. Revisa tu bandeja de entrada.' })
 }

@@ -1,32 +1,18 @@
 import { PreferencesSchema } from '~/features/notifications/preferences-schema'
 import { z } from 'zod'
+import { optionalText } from '~/platform/http/text-fields'
 import { PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
 
-// Spec 000 §5, profile form: all optional, trimmed, empty saved as null.
-
-// Control characters are refused, and so are the bidirectional controls (embeddings, overrides,
-// isolates and the invisible marks LRM U+200E, RLM U+200F, ALM U+061C); a biography may keep its
-// line breaks and tabs.
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/
-const LINE_BREAKS = /[\r\n\t]/
-
-function optionalText(max: number, tooLong: string, { multiline = false } = {}) {
-  return z
-    .string()
-    .trim()
-    .max(max, tooLong)
-    .refine((value) => !CONTROL_CHARS.test(value) && (multiline || !LINE_BREAKS.test(value)), 'Contiene caracteres no válidos')
-    .optional()
-    .transform((value) => (value ? value : null))
-}
+// Spec 000 §5, profile form: all optional, trimmed, empty saved as null; a biography may keep
+// its line breaks.
 
 export const ProfileSchema = z.object({
   intent: z.literal('profile'),
-  firstName: optionalText(50, 'El nombre debe tener menos de 50 caracteres'),
-  lastName: optionalText(50, 'El apellido debe tener menos de 50 caracteres'),
-  bio: optionalText(500, 'La biografía debe tener menos de 500 caracteres', { multiline: true }),
-  company: optionalText(100, 'La empresa debe tener menos de 100 caracteres'),
-  position: optionalText(100, 'El cargo debe tener menos de 100 caracteres'),
+  firstName: optionalText(50, { tooLong: 'El nombre debe tener menos de 50 caracteres' }),
+  lastName: optionalText(50, { tooLong: 'El apellido debe tener menos de 50 caracteres' }),
+  bio: optionalText(500, { tooLong: 'La biografía debe tener menos de 500 caracteres', multiline: true }),
+  company: optionalText(100, { tooLong: 'La empresa debe tener menos de 100 caracteres' }),
+  position: optionalText(100, { tooLong: 'El cargo debe tener menos de 100 caracteres' }),
 })
 
 export const PROFILE_FORM_FALLBACK_ERROR = 'Error en los datos del formulario'

@@ -8,7 +8,7 @@ import { type Failure, formErrors } from '~/platform/http/result'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'
-import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
@@ -103,10 +103,7 @@ export async function action({ request }: Route.ActionArgs) {
       password: {
         invalid: 'Revisa las contraseñas',
         async run({ currentPassword, newPassword }) {
-          const limited = await checkRateLimits([
-            { key: `change-password:${user.id}:${clientIp(request)}`, max: 8, windowSeconds: 15 * 60 },
-          ])
-          if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+          await enforceRateLimits([{ key: `change-password:${user.id}:${clientIp(request)}`, max: 8, windowSeconds: 15 * 60 }])
           let headers: Headers
           try {
             // Other devices are signed out; this one gets a fresh session cookie.

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
+import { recordAudit } from '~/platform/audit/audit.server'
 import { type Role, user, userRoles } from '~/platform/auth/schema'
 import { profiles } from './schema'
 import { WelcomeEmail } from '~/features/account/emails/welcome'
@@ -11,6 +12,26 @@ import { enqueueMail } from '~/platform/mail/mail.server'
 function trimmedOrNull(value: string | null | undefined) {
   const trimmed = value?.trim()
   return trimmed ? trimmed : null
+}
+
+/**
+ * Makes sure the member has a profile, with the names given at sign-up (trimmed) where the
+ * profile has none; never overwrites a name the member set.
+ */
+export async function ensureProfile(tx: DbExecutor, userId: string, names?: { firstName: string | null; lastName: string | null }) {
+  const account =
+    names ?? (await tx.select({ firstName: user.firstName, lastName: user.lastName }).from(user).where(eq(user.id, userId)))[0]
+  if (!account) return
+  await tx
+    .insert(profiles)
+    .values({ userId, firstName: trimmedOrNull(account.firstName), lastName: trimmedOrNull(account.lastName) })
+    .onConflictDoUpdate({
+      target: profiles.userId,
+      set: {
+        firstName: sql`coalesce(nullif(trim(${profiles.firstName}), ''), excluded.first_name)`,
+        lastName: sql`coalesce(nullif(trim(${profiles.lastName}), ''), excluded.last_name)`,
+      },
+    })
 }
 
 /**
@@ -28,18 +49,7 @@ export async function onConfirmedSignIn(userId: string) {
       .where(eq(user.id, userId))
     if (!account?.emailVerified) return
 
-    const firstName = trimmedOrNull(account.firstName)
-    const lastName = trimmedOrNull(account.lastName)
-    await tx
-      .insert(profiles)
-      .values({ userId, firstName, lastName })
-      .onConflictDoUpdate({
-        target: profiles.userId,
-        set: {
-          firstName: sql`coalesce(nullif(trim(${profiles.firstName}), ''), excluded.first_name)`,
-          lastName: sql`coalesce(nullif(trim(${profiles.lastName}), ''), excluded.last_name)`,
-        },
-      })
+    await ensureProfile(tx, userId, account)
 
     // Operators bootstrap their first admins by e-mail (ADMIN_EMAILS), no shell needed. Only once:
     // an admin who removed the role from such an account is not overruled at its next sign-in
@@ -47,9 +57,7 @@ export async function onConfirmedSignIn(userId: string) {
     if (getEnv().ADMIN_EMAILS.includes(account.email.toLowerCase()) && !(await adminRoleWasRemoved(tx, userId))) {
       const granted = await tx.insert(userRoles).values({ userId, role: 'admin' }).onConflictDoNothing().returning()
       if (granted.length > 0) {
-        await tx
-          .insert(auditLog)
-          .values({ action: 'role_granted', targetUserId: userId, details: { role: 'admin', source: 'ADMIN_EMAILS' } })
+        await recordAudit({ action: 'role_granted', targetUserId: userId, details: { role: 'admin', source: 'ADMIN_EMAILS' } }, tx)
       }
     }
 

@@ -6,7 +6,7 @@ import { formErrors } from '~/platform/http/result'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'
-import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
@@ -40,8 +40,7 @@ export async function action({ request }: Route.ActionArgs) {
     'reset-password': {
       invalid: 'Por favor completa todos los campos',
       async run({ token, password }) {
-        const limited = await checkRateLimits([{ key: `reset:ip:${clientIp(request)}`, max: 10, windowSeconds: 15 * 60 }])
-        if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+        await enforceRateLimits([{ key: `reset:ip:${clientIp(request)}`, max: 10, windowSeconds: 15 * 60 }])
         try {
           // Also ends every session of the account and every other reset link (auth.server.ts).
           await getAuth().api.resetPassword({ body: { newPassword: password, token } })

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { user } from '../../platform/auth/schema'
+import { REQUIRED_PROFILE_FIELDS } from './profile-completeness'
 
 /** Spanish accents folded away, in both cases, so folding does not depend on the server's locale. */
 export const ACCENTED = 'áàâäãéèêëíìîïóòôöõúùûüñçÁÀÂÄÃÉÈÊËÍÌÎÏÓÒÔÖÕÚÙÛÜÑÇ'
@@ -37,12 +38,12 @@ export const profiles = pgTable(
       .$onUpdate(() => sql`now()`),
     // The member directory's needs, kept by PostgreSQL itself so a search of 10,000 members reads
     // precomputed text instead of folding five columns of every row on every request.
-    /** Spec 001 §5: listed only with photo, first and last name, company and position. */
+    /** Spec 001 §5: complete (and listed) with photo, first and last name, company and position: the one field list. */
     isComplete: boolean('is_complete').generatedAlwaysAs(
       sql.raw(
-        ['avatar_url', 'first_name', 'last_name', 'company', 'position']
-          .map((column) => `coalesce(trim(${column}), '') <> ''`)
-          .join(' and '),
+        REQUIRED_PROFILE_FIELDS.map(
+          ({ key }) => `coalesce(trim(${key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}), '') <> ''`,
+        ).join(' and '),
       ),
     ),
     /** Name, company and position, lower-cased without accents, for accent- and case-blind search. */

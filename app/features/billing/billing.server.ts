@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
-import { auditLog } from '~/platform/audit/schema'
+import { recordAudit } from '~/platform/audit/audit.server'
 import { profiles } from '~/features/account/schema'
+import { ensureProfile } from '~/features/account/profile.server'
 import { stripeEvents, testCheckoutSessions } from './schema'
 import { user } from '~/platform/auth/schema'
 import { getEnv } from '~/platform/env.server'
@@ -101,10 +102,7 @@ export async function applySubscriptionState({
     if (!profile && userId) {
       // The profile is normally made at the first confirmed sign-in; should that have failed,
       // a paid checkout still finds a row to activate instead of being acknowledged and lost.
-      await tx.execute(sql`
-        insert into profiles (user_id, first_name, last_name)
-        select id, nullif(trim(first_name), ''), nullif(trim(last_name), '') from "user" where id = ${userId}
-        on conflict (user_id) do nothing`)
+      await ensureProfile(tx, userId)
       await tx
         .update(profiles)
         .set({ stripeCustomerId: customerId })
@@ -119,11 +117,14 @@ export async function applySubscriptionState({
         .update(profiles)
         .set({ isPremium: premium, premiumSource: premium ? (profile.premiumSource ?? 'subscription') : null })
         .where(eq(profiles.userId, profile.userId))
-      await tx.insert(auditLog).values({
-        action: premium ? 'premium_granted' : 'premium_removed',
-        targetUserId: profile.userId,
-        details: { source: eventId ? 'stripe' : 'test-checkout', customerId, eventId, statuses: subscriptions.map((s) => s.status) },
-      })
+      await recordAudit(
+        {
+          action: premium ? 'premium_granted' : 'premium_removed',
+          targetUserId: profile.userId,
+          details: { source: eventId ? 'stripe' : 'test-checkout', customerId, eventId, statuses: subscriptions.map((s) => s.status) },
+        },
+        tx,
+      )
     }
     return premium
   })

@@ -3,8 +3,9 @@ import { type CurrentUser, requireAccess, requireCapability } from '~/platform/a
 import { can } from '~/platform/auth/capabilities'
 import { handleIntent, refuse, REQUEST_MESSAGES, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'
-import { checkRateLimits } from '~/platform/rate-limit/rate-limit.server'
-import { encodeThumbnail, ImageRejectedError, sniffImageType } from '~/platform/storage/image.server'
+import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { downloadName, isPdf } from '~/platform/storage/file-types.server'
+import { encodeThumbnail, encodeUploadedImage } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { saveProgress, toggleSessionLike } from './library.server'
@@ -58,8 +59,7 @@ function fieldsOf(input: Input<'create-session'> | Input<'update-session'>) {
 
 async function createIntent(request: Request, user: CurrentUser, input: Input<'create-session'>, files: UploadedFile[]) {
   requireCapability(user, 'manage-sessions', SESSION_MESSAGES.createFailed)
-  const limited = await checkRateLimits([{ key: `session-create:${user.id}`, max: 30, windowSeconds: 60 * 60 }])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  await enforceRateLimits([{ key: `session-create:${user.id}`, max: 30, windowSeconds: 60 * 60 }])
   const sessionId = crypto.randomUUID()
   const stored = await storeFiles(sessionId, files)
   try {
@@ -125,8 +125,7 @@ async function likeIntent(user: CurrentUser, input: Input<'like-session'>) {
 async function addCommentIntent(user: CurrentUser, input: Input<'add-comment'>) {
   requireAccess(user, 'Necesitas acceso premium para comentar')
   const failure = input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario'
-  const limited = await checkRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  await enforceRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
   const commentId = await addSessionComment({
     sessionId: input.sessionId,
     userId: user.id,
@@ -178,19 +177,18 @@ async function storeFiles(sessionId: string, files: UploadedFile[]) {
     for (const file of files) {
       if (file.field === 'thumbnail') {
         if (file.buffer.length > THUMBNAIL_MAX_BYTES) refuse(413, tooLarge('thumbnail', file.buffer.length))
-        if (!sniffImageType(file.buffer)) refuse(415, SESSION_MESSAGES.imageType)
         const key = `sessions/${sessionId}/thumb_${stamp}.webp`
-        await storage.put(key, await encodeThumbnail(file.buffer), 'image/webp')
+        await storage.put(key, await encodeUploadedImage(file.buffer, encodeThumbnail, SESSION_MESSAGES.imageType), 'image/webp')
         keys.push(key)
         stored.thumbnailKey = key
       } else if (file.field === 'pdf') {
         if (file.buffer.length > PDF_MAX_BYTES) refuse(413, tooLarge('pdf', file.buffer.length))
-        if (file.buffer.subarray(0, 5).toString('latin1') !== '%PDF-') refuse(415, SESSION_MESSAGES.pdfType)
+        if (!isPdf(file.buffer)) refuse(415, SESSION_MESSAGES.pdfType)
         const key = `sessions/${sessionId}/${stamp}.pdf`
         await storage.put(key, file.buffer, 'application/pdf')
         keys.push(key)
         stored.pdfKey = key
-        stored.pdfName = pdfName(file.filename)
+        stored.pdfName = downloadName(file.filename, 'pdf', 'documento')
       } else if (file.field === 'captions') {
         if (file.buffer.length > CAPTIONS_MAX_BYTES || !isWebVtt(file.buffer)) refuse(415, SESSION_MESSAGES.captionsType)
         const key = `sessions/${sessionId}/captions_${stamp}.vtt`
@@ -201,7 +199,6 @@ async function storeFiles(sessionId: string, files: UploadedFile[]) {
     }
   } catch (error) {
     await removeKeys(keys)
-    if (error instanceof ImageRejectedError) refuse(422, SESSION_MESSAGES.imageType, { detail: { reason: error.reason } })
     throw error
   }
   return { files: stored, keys }
@@ -215,18 +212,6 @@ async function removeKeys(keys: string[]) {
         .catch((error: unknown) => logger.warn({ err: error, key }, 'ceo session file not removed')),
     ),
   )
-}
-
-/** Spec 001 §5: letters, digits, dot and hyphen only; accents dropped, the rest a hyphen. */
-export function pdfName(original: string) {
-  const base = original
-    .replace(/\.pdf$/i, '')
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .replace(/[^A-Za-z0-9.-]+/g, '-')
-    .replace(/^[.-]+|-+$/g, '')
-    .slice(0, 100)
-  return `${base || 'documento'}.pdf`
 }
 
 function isWebVtt(buffer: Buffer) {

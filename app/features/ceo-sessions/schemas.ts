@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CommentContent } from '~/features/feed/schemas'
-import { CONTROL_CHARS, REQUIRED, requiredText } from '~/platform/http/text-fields'
+import { isCleanText, REQUIRED, requiredText } from '~/platform/http/text-fields'
 import { fromWallTime } from '~/platform/dates'
 import { SHORT_TEXT_MAX, TAG_MAX, TAGS_MAX, TEXT_MAX, TITLE_MAX, VIDEO_MAX_BYTES } from './limits'
 
@@ -15,7 +15,7 @@ const tags = z.preprocess(
         .string()
         .trim()
         .max(TAG_MAX, `Cada etiqueta tiene como máximo ${TAG_MAX} caracteres`)
-        .refine((value) => !CONTROL_CHARS.test(value) && !/[\r\n]/.test(value), 'Etiqueta no válida'),
+        .refine((value) => isCleanText(value), 'Etiqueta no válida'),
     )
     .transform((values) => {
       // Trimmed and without repeats (spec), whatever their case: 'Liderazgo' and 'liderazgo' are one.

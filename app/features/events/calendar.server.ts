@@ -3,7 +3,7 @@ import { type CurrentUser, requireAccess, requireCapability } from '~/platform/a
 import { fromWallTime } from '~/platform/dates'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'
-import { encodeThumbnail, ImageRejectedError, sniffImageType } from '~/platform/storage/image.server'
+import { encodeThumbnail, encodeUploadedImage } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { notifyEveryoneInTransaction } from '~/features/notifications/notifications.server'
@@ -143,13 +143,7 @@ async function renewFeedIntent(user: CurrentUser) {
 async function storeImage(eventId: string, files: UploadedFile[]) {
   const file = files[0]
   if (!file) return null
-  if (!sniffImageType(file.buffer)) refuse(415, EVENT_MESSAGES.imageType)
-  try {
-    const key = `events/${eventId}/image_${Date.now()}.webp`
-    await getStorage().put(key, await encodeThumbnail(file.buffer), 'image/webp')
-    return key
-  } catch (error) {
-    if (error instanceof ImageRejectedError) refuse(422, EVENT_MESSAGES.imageType, { detail: { reason: error.reason } })
-    throw error
-  }
+  const key = `events/${eventId}/image_${Date.now()}.webp`
+  await getStorage().put(key, await encodeUploadedImage(file.buffer, encodeThumbnail, EVENT_MESSAGES.imageType), 'image/webp')
+  return key
 }

@@ -4,6 +4,7 @@ import { communityStats } from '~/features/community/stats.server'
 import { notifications } from '~/features/notifications/schema'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
+import { pixelBombPng } from '../../../tests/setup/images'
 import { createPeople, type People, type Persona } from '../../../tests/setup/members'
 import { formRequest, getRequest, run } from '../../../tests/setup/requests'
 import * as calendarRoute from './calendar.route'
@@ -244,6 +245,17 @@ describe('requests the calendar does not accept', () => {
     const refused = await post(form)
     expect(refused.status).toBe(415)
     expect(refused.data.message).toEqual({ title: 'Tipo de archivo inválido', description: 'La imagen debe ser JPG, PNG, WebP o GIF' })
+    expect((await getDb().select({ id: events.id }).from(events)).length).toBe(before)
+  })
+
+  test('an image of huge dimensions (a pixel bomb) gets the same 413 as an avatar or an attachment; nothing is created', async () => {
+    const before = (await getDb().select({ id: events.id }).from(events)).length
+    const form = new FormData()
+    for (const [name, value] of Object.entries({ intent: 'create-event', ...FIELDS })) form.append(name, value)
+    form.append('image', new Blob([new Uint8Array(pixelBombPng(8000, 6000))], { type: 'image/png' }), 'foto.png')
+    const refused = await post(form)
+    expect(refused.status).toBe(413)
+    expect(refused.data.message.title).toBe('La imagen es demasiado grande (máximo 40 megapíxeles)')
     expect((await getDb().select({ id: events.id }).from(events)).length).toBe(before)
   })
 

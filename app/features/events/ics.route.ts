@@ -9,8 +9,6 @@ import { EVENT_MESSAGES } from './limits'
 import { eventPath } from './paths'
 import type { Route } from './+types/ics.route'
 
-const appUrl = () => getEnv().APP_URL.replace(/\/+$/, '')
-
 function toCalendarEvent(event: {
   id: string
   title: string
@@ -30,7 +28,7 @@ function toCalendarEvent(event: {
     start: event.eventDate,
     durationMinutes: event.durationMinutes,
     timeZone: event.timeZone,
-    url: `${appUrl()}${eventPath(event.id)}`,
+    url: `${getEnv().APP_URL}${eventPath(event.id)}`,
     updatedAt: event.updatedAt ?? new Date(),
   }
 }
@@ -48,7 +46,7 @@ const calendarHeaders = (fileName: string, disposition: 'attachment' | 'inline')
  * session: the token is the key, and it shows only that member's registered events).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const host = new URL(appUrl()).host
+  const host = new URL(getEnv().APP_URL).host
   if (params.file) {
     const token = params.file.replace(/\.ics$/, '')
     const events = await feedEvents(token)

@@ -64,7 +64,7 @@ export const reminderJob = defineJob<{ eventId: string; userId: string; kind: Re
         emailedSeparately: true,
       })
       if (!byEmail) return
-      const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
+      const appUrl = getEnv().APP_URL
       const unsubscribe = unsubscribeUrl(userId, ['myEvents'])
       await enqueueMail(
         {

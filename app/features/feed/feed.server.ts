@@ -3,9 +3,9 @@ import { type CurrentUser, requireAccess, requireCapability } from '~/platform/a
 import { can } from '~/platform/auth/capabilities'
 import { refuse, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'
-import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
-import { sniffAttachment } from '~/platform/storage/file-types.server'
-import { encodeImageAttachment, ImageRejectedError } from '~/platform/storage/image.server'
+import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { downloadName, sniffAttachment } from '~/platform/storage/file-types.server'
+import { encodeImageAttachment, encodeUploadedImage } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { addComment, deleteComment, getComment, toggleCommentLike, updateComment } from './comments.server'
@@ -22,8 +22,7 @@ type Input<K extends FeedIntent['intent']> = Extract<FeedIntent, { intent: K }>
 
 export async function createPostIntent(request: Request, user: CurrentUser, input: Input<'create-post'>, files: UploadedFile[]) {
   requireAccess(user, 'Necesitas acceso premium para publicar')
-  const limited = await checkRateLimits([{ key: `post:${user.id}:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  await enforceRateLimits([{ key: `post:${user.id}:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
   if (input.categoryId && !(await categoryExists(input.categoryId))) {
     refuse(422, 'No se pudo crear el post', { detail: { categoryId: input.categoryId } })
   }
@@ -33,12 +32,13 @@ export async function createPostIntent(request: Request, user: CurrentUser, inpu
     for (const file of files) {
       const type = sniffAttachment(file.buffer, file.filename)
       if (!type) refuse(415, ATTACHMENT_ERRORS.type)
-      const body = type.kind === 'image' ? await encodeImageAttachment(file.buffer) : file.buffer
+      const body =
+        type.kind === 'image' ? await encodeUploadedImage(file.buffer, encodeImageAttachment, ATTACHMENT_ERRORS.type) : file.buffer
       const key = `attachments/${user.id}/${crypto.randomUUID()}.${type.extension}`
       await getStorage().put(key, body, type.contentType)
       stored.push(key)
       attachments.push({
-        fileName: safeFileName(file.filename, type.extension),
+        fileName: downloadName(file.filename, type.extension),
         filePath: key,
         fileType: type.contentType,
         fileSize: body.length,
@@ -63,8 +63,6 @@ export async function createPostIntent(request: Request, user: CurrentUser, inpu
           .catch(() => {}),
       ),
     )
-    if (error instanceof ImageRejectedError)
-      refuse(error.reason === 'too-many-pixels' ? 413 : 422, error.message, { detail: { reason: error.reason } })
     throw error
   }
 }
@@ -119,8 +117,7 @@ export async function likePostIntent(user: CurrentUser, input: Input<'like-post'
 export async function addCommentIntent(user: CurrentUser, input: Input<'add-comment'>) {
   requireAccess(user, 'Necesitas acceso premium para comentar')
   const failure = input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario'
-  const limited = await checkRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
-  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
+  await enforceRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
   const commentId = await addComment({
     postId: input.postId,
     userId: user.id,
@@ -158,15 +155,4 @@ export async function likeCommentIntent(user: CurrentUser, input: Input<'like-co
   if (!comment) refuse(404, 'No se pudo procesar tu reacción')
   const result = await toggleCommentLike({ commentId: comment.id, userId: user.id, actorName: displayName(user.profile) })
   return success({ postId: comment.postId, commentId: comment.id, ...result })
-}
-
-/** The name shown for a download: the member's file name, reduced to safe characters. */
-function safeFileName(original: string, extension: string) {
-  const base = original
-    .replace(/\.[^.]*$/, '')
-    .normalize('NFKC')
-    .replace(/[^\p{L}\p{N} ._-]+/gu, '')
-    .trim()
-    .slice(0, 100)
-  return `${base || 'archivo'}.${extension}`
 }

@@ -449,7 +449,7 @@ describe('attachments', () => {
     })
     const page = await feedLoader('', people.premium.cookie)
     const view = page.data.feed.posts.find((post: { id: string }) => post.id === outcome.data.postId)
-    expect(view.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['foto.webp', 'informe anual.pdf', 'notas.txt'])
+    expect(view.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['foto.webp', 'informe-anual.pdf', 'notas.txt'])
 
     const serve = (url: string) => {
       const parsed = new URL(url, 'http://localhost:3000')
@@ -463,7 +463,7 @@ describe('attachments', () => {
     expect((await sharp(Buffer.from(await imageResponse.arrayBuffer())).metadata()).exif).toBeUndefined()
 
     const document = await serve(view.attachments[1].url)
-    expect(document.headers.get('content-disposition')).toContain('attachment; filename="informe anual.pdf"')
+    expect(document.headers.get('content-disposition')).toContain('attachment; filename="informe-anual.pdf"')
     expect(document.headers.get('x-content-type-options')).toBe('nosniff')
 
     const tampered = view.attachments[1].url.replace(/sig=[^&]+/, 'sig=AAAA')

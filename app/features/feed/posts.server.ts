@@ -42,7 +42,7 @@ interface FeedCursor {
   id: string
 }
 
-export function encodeCursor(cursor: FeedCursor) {
+function encodeCursor(cursor: FeedCursor) {
   return Buffer.from(JSON.stringify([cursor.pinned, cursor.micros, cursor.id])).toString('base64url')
 }
 

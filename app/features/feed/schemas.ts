@@ -1,23 +1,20 @@
 import { z } from 'zod'
-import { blankToUndefined, CONTROL_CHARS, isSafeHttpUrl } from '~/platform/http/text-fields'
+import { blankToUndefined, isSafeHttpUrl, optionalText, requiredText } from '~/platform/http/text-fields'
 import { COMMENT_MAX, POST_CONTENT_MAX, POST_TITLE_MAX, URL_MAX } from './limits'
 
 // Rules of spec 001 §5 for posts and comments, enforced by the server.
 
-const title = z
-  .string({ error: 'El título es requerido' })
-  .trim()
-  .min(1, 'El título es requerido')
-  .max(POST_TITLE_MAX, 'El título es demasiado largo')
-  .refine((value) => !CONTROL_CHARS.test(value) && !/[\r\n]/.test(value), 'El título contiene caracteres no válidos')
+const title = requiredText(POST_TITLE_MAX, {
+  required: 'El título es requerido',
+  tooLong: 'El título es demasiado largo',
+  invalid: 'El título contiene caracteres no válidos',
+})
 
-const content = z
-  .string()
-  .trim()
-  .max(POST_CONTENT_MAX, 'El contenido es demasiado largo')
-  .refine((value) => !CONTROL_CHARS.test(value), 'El contenido contiene caracteres no válidos')
-  .optional()
-  .transform((value) => value || null)
+const content = optionalText(POST_CONTENT_MAX, {
+  multiline: true,
+  tooLong: 'El contenido es demasiado largo',
+  invalid: 'El contenido contiene caracteres no válidos',
+})
 
 /** Forms send an untouched field as '': that means "not given". */
 function optional<T extends z.ZodType>(schema: T) {
@@ -39,12 +36,12 @@ const postId = z.uuid('Publicación no válida')
 const commentId = z.uuid('Comentario no válido')
 
 /** A comment or reply, in the feed and under a session. */
-export const CommentContent = z
-  .string({ error: 'El comentario no puede estar vacío' })
-  .trim()
-  .min(1, 'El comentario no puede estar vacío')
-  .max(COMMENT_MAX, 'El comentario es demasiado largo')
-  .refine((value) => !CONTROL_CHARS.test(value), 'El comentario contiene caracteres no válidos')
+export const CommentContent = requiredText(COMMENT_MAX, {
+  multiline: true,
+  required: 'El comentario no puede estar vacío',
+  tooLong: 'El comentario es demasiado largo',
+  invalid: 'El comentario contiene caracteres no válidos',
+})
 
 export const NewPostSchema = z
   .object({

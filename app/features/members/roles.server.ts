@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
-import { auditLog } from '~/platform/audit/schema'
+import { recordAudit } from '~/platform/audit/audit.server'
 import { profiles } from '~/features/account/schema'
 import { type Role, userRoles } from '~/platform/auth/schema'
 import { user } from '~/platform/auth/schema'
@@ -54,12 +54,15 @@ export async function changeRole({
       }
       await tx.delete(userRoles).where(and(eq(userRoles.userId, targetId), eq(userRoles.role, role)))
     }
-    await tx.insert(auditLog).values({
-      action: grant ? 'role_granted' : 'role_removed',
-      actorUserId: actorId,
-      targetUserId: targetId,
-      details: { role },
-    })
+    await recordAudit(
+      {
+        action: grant ? 'role_granted' : 'role_removed',
+        actorUserId: actorId,
+        targetUserId: targetId,
+        details: { role },
+      },
+      tx,
+    )
   })
 }
 
@@ -72,12 +75,15 @@ export async function setPremiumByAdmin({ actorId, targetId, premium }: { actorI
       .where(eq(profiles.userId, targetId))
       .returning({ id: profiles.id })
     if (updated.length === 0) return false
-    await tx.insert(auditLog).values({
-      action: premium ? 'premium_granted' : 'premium_removed',
-      actorUserId: actorId,
-      targetUserId: targetId,
-      details: { source: 'admin' },
-    })
+    await recordAudit(
+      {
+        action: premium ? 'premium_granted' : 'premium_removed',
+        actorUserId: actorId,
+        targetUserId: targetId,
+        details: { source: 'admin' },
+      },
+      tx,
+    )
     return true
   })
 }

@@ -29,7 +29,6 @@ export const activityEmailJob = defineJob<{ userId?: string }>({
   },
 })
 
-const appUrl = () => getEnv().APP_URL.replace(/\/+$/, '')
 const batchSeconds = () => getEnv().EMAIL_BATCH_SECONDS
 
 /** Called in the transaction that added a pending notification for `userId`. */
@@ -128,11 +127,11 @@ export async function sendActivityEmail(userId: string) {
           items: groups.map((group) => ({
             title: group.latest.title,
             message: group.message,
-            url: `${appUrl()}${linkOf(group.latest, { exactComment: true }) ?? '/notificaciones'}`,
+            url: `${getEnv().APP_URL}${linkOf(group.latest, { exactComment: true }) ?? '/notificaciones'}`,
             linkText: linkTextOf(group.latest),
           })),
-          notificationsUrl: `${appUrl()}/notificaciones`,
-          unsubscribe: { lists: unsubscribe, preferencesUrl: `${appUrl()}/perfil#notificaciones` },
+          notificationsUrl: `${getEnv().APP_URL}/notificaciones`,
+          unsubscribe: { lists: unsubscribe, preferencesUrl: `${getEnv().APP_URL}/perfil#notificaciones` },
         }),
         // One link per topic in the footer; the mail client's button stops them all at once.
         headers: unsubscribeHeaders(unsubscribeUrl(userId, topics)),

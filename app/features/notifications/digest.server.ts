@@ -141,7 +141,7 @@ function digestMail(
   },
   content: ReturnType<typeof personal>,
 ) {
-  const appUrl = getEnv().APP_URL.replace(/\/+$/, '')
+  const appUrl = getEnv().APP_URL
   const unsubscribe = unsubscribeUrl(member.userId, ['digest'])
   const daily = member.digest === 'daily'
   return {

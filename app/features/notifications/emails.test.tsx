@@ -22,7 +22,7 @@ import { unsubscribeUrl } from './unsubscribe.server'
  */
 
 const OUT_DIR = path.resolve('test-results/emails')
-const APP = () => getEnv().APP_URL.replace(/\/+$/, '')
+const APP = () => getEnv().APP_URL
 
 const MEMBER = '0b8f6c1e-3a52-4d7e-9f10-2c4b6a8d9e01'
 const POST = '5d1c2b7a-8e94-4f3b-a6c0-71e2d9b4f853'

@@ -15,7 +15,7 @@ export function unsubscribeUrl(userId: string, lists: MailingList[], now = Date.
   const expires = Math.floor(now / 1000) + UNSUBSCRIBE_LINK_DAYS * 24 * 60 * 60
   const names = lists.join(',')
   const payload = Buffer.from(JSON.stringify([userId, names, expires])).toString('base64url')
-  return `${getEnv().APP_URL.replace(/\/+$/, '')}/correo/baja/${payload}.${sign('unsubscribe', userId, names, expires)}`
+  return `${getEnv().APP_URL}/correo/baja/${payload}.${sign('unsubscribe', userId, names, expires)}`
 }
 
 /** RFC 2369 and RFC 8058: the mail client's own unsubscribe button posts to the link. */

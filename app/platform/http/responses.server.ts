@@ -3,7 +3,7 @@ import { data } from 'react-router'
 import type { z } from 'zod'
 import { logger } from '~/platform/logger.server'
 import { type FileLimits, readMultipart, type UploadedFile } from '~/platform/storage/multipart.server'
-import type { Failure, Message, Result } from './result'
+import type { Failure, Message } from './result'
 
 /**
  * How a request is answered (docs/decisions/0012-one-way-to-write-an-action.md):
@@ -44,7 +44,7 @@ export function refuse(
   throw response
 }
 
-export function isRefusal(value: unknown): value is Response {
+function isRefusal(value: unknown): value is Response {
   return value instanceof Response && refusals.has(value)
 }
 
@@ -141,5 +141,3 @@ export async function handleIntent<S extends IntentSchema, H extends Handlers<S>
 
 /** Never sent back to the page, even after a failed submission. */
 const PASSWORD_FIELDS = ['password', 'confirmPassword', 'currentPassword', 'newPassword']
-
-export type ActionData<T extends object = object> = Result<T>

@@ -1,6 +1,7 @@
 import { lt, sql } from 'drizzle-orm'
 import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
 import { getDb } from '~/platform/db/client.server'
+import { refuse } from '~/platform/http/responses.server'
 import { rateLimits } from './schema'
 
 export interface RateLimitRule {
@@ -14,7 +15,7 @@ export interface RateLimitRule {
  * Counts one attempt in a fixed window and tells whether it is allowed: one atomic upsert in
  * the database, so the limit holds across restarts and across app processes on PostgreSQL.
  */
-export async function hitRateLimit({ key, max, windowSeconds }: RateLimitRule) {
+async function hitRateLimit({ key, max, windowSeconds }: RateLimitRule) {
   const [row] = await getDb()
     .insert(rateLimits)
     .values({ key, count: 1, windowStart: sql`now()` })
@@ -36,7 +37,7 @@ export function clientIp(request: Request) {
   return request.headers.get(CLIENT_IP_HEADER) ?? 'unknown'
 }
 
-export function tooManyAttemptsMessage(retryAfterSeconds: number) {
+function tooManyAttemptsMessage(retryAfterSeconds: number) {
   const minutes = Math.ceil(retryAfterSeconds / 60)
   return `Demasiados intentos. Espera ${minutes === 1 ? '1 minuto' : `${minutes} minutos`} y vuelve a intentarlo.`
 }
@@ -48,6 +49,12 @@ export async function checkRateLimits(rules: RateLimitRule[]) {
     if (!allowed) return { message: tooManyAttemptsMessage(retryAfterSeconds), retryAfterSeconds }
   }
   return null
+}
+
+/** Applies every rule and refuses the request (429, with Retry-After) when one is exceeded. */
+export async function enforceRateLimits(rules: RateLimitRule[]) {
+  const limited = await checkRateLimits(rules)
+  if (limited) refuse(429, limited.message, { headers: { 'Retry-After': String(limited.retryAfterSeconds) } })
 }
 
 /** Windows long past say nothing any more (run by the daily housekeeping job). */

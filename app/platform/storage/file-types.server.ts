@@ -18,7 +18,7 @@ export function sniffAttachment(buffer: Buffer, filename: string): AttachmentTyp
   const extension = filename.toLowerCase().split('.').pop() ?? ''
   const image = sniffImageType(buffer)
   if (image) return { kind: 'image', extension: 'webp', contentType: 'image/webp' }
-  if (buffer.subarray(0, 5).toString('latin1') === '%PDF-') return { kind: 'pdf', extension: 'pdf', contentType: 'application/pdf' }
+  if (isPdf(buffer)) return { kind: 'pdf', extension: 'pdf', contentType: 'application/pdf' }
   if (buffer.subarray(0, 8).equals(OLE_SIGNATURE) && extension === 'doc') {
     return { kind: 'doc', extension: 'doc', contentType: 'application/msword' }
   }
@@ -32,6 +32,25 @@ export function sniffAttachment(buffer: Buffer, filename: string): AttachmentTyp
   }
   if (extension === 'txt' && isPlainText(buffer)) return { kind: 'txt', extension: 'txt', contentType: 'text/plain; charset=utf-8' }
   return null
+}
+
+export function isPdf(buffer: Buffer) {
+  return buffer.subarray(0, 5).toString('latin1') === '%PDF-'
+}
+
+/**
+ * The name a stored file is downloaded under, from the member's own (spec 001 §5: letters,
+ * digits, dot and hyphen only; accents dropped, anything else a hyphen), with our extension.
+ */
+export function downloadName(original: string, extension: string, fallback = 'archivo') {
+  const base = original
+    .replace(/\.[^.]*$/, '')
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .replace(/[^A-Za-z0-9.-]+/g, '-')
+    .replace(/^[.-]+|-+$/g, '')
+    .slice(0, 100)
+  return `${base || fallback}.${extension}`
 }
 
 function isPlainText(buffer: Buffer) {

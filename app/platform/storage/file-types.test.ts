@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
-import { sniffAttachment, zipEntryNames } from './file-types.server'
+import { downloadName, sniffAttachment, zipEntryNames } from './file-types.server'
 
 /** A zip archive with stored (uncompressed) entries, as an office suite would write a .docx. */
 function storedZip(entries: Record<string, string>) {
@@ -56,5 +56,16 @@ describe('.docx attachments are judged by their container, not their name', () =
   test('a zip without the Office parts, and bytes that only start like a zip, are refused', () => {
     expect(sniffAttachment(storedZip({ 'word/document.xml': '<w:document/>' }), 'informe.docx')).toBeNull()
     expect(sniffAttachment(Buffer.from('PK\u0003\u0004 word/document.xml [Content_Types].xml'), 'informe.docx')).toBeNull()
+  })
+})
+
+describe('download names (spec 001 §5: letters, digits, dots and hyphens only)', () => {
+  test('accents dropped, anything else a hyphen, our extension, a fallback when nothing is left', () => {
+    expect(downloadName('Presentación final (v2).PDF', 'pdf', 'documento')).toBe('Presentacion-final-v2.pdf')
+    expect(downloadName('../../etc/passwd.pdf', 'pdf', 'documento')).toBe('etc-passwd.pdf')
+    expect(downloadName('¿?.pdf', 'pdf', 'documento')).toBe('documento.pdf')
+    expect(downloadName('informe anual.exe', 'pdf')).toBe('informe-anual.pdf')
+    expect(downloadName('<script>.txt', 'txt')).toBe('script.txt')
+    expect(downloadName('', 'docx')).toBe('archivo.docx')
   })
 })

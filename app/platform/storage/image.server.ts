@@ -1,4 +1,6 @@
 import sharp, { type Sharp } from 'sharp'
+import { refuse } from '~/platform/http/responses.server'
+import type { Message } from '~/platform/http/result'
 
 export type ImageType = 'png' | 'jpeg' | 'webp' | 'gif'
 
@@ -30,6 +32,23 @@ async function reencode(input: Buffer, build: (image: Sharp) => Sharp) {
     return await build(sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false }).rotate()).toBuffer()
   } catch (error) {
     throw new ImageRejectedError(/pixel limit/i.test(String((error as Error)?.message)) ? 'too-many-pixels' : 'undecodable')
+  }
+}
+
+/**
+ * An uploaded image, re-encoded by `encode`, or the same refusal from every feature: 415 with the
+ * feature's message when the bytes are not an image, 413 for a pixel bomb, 422 with the feature's
+ * message when the decoder cannot read it.
+ */
+export async function encodeUploadedImage(input: Buffer, encode: (input: Buffer) => Promise<Buffer>, notImage: string | Message) {
+  if (!sniffImageType(input)) refuse(415, notImage, { detail: { reason: 'type' } })
+  try {
+    return await encode(input)
+  } catch (error) {
+    if (!(error instanceof ImageRejectedError)) throw error
+    refuse(error.reason === 'too-many-pixels' ? 413 : 422, error.reason === 'too-many-pixels' ? error.message : notImage, {
+      detail: { reason: error.reason },
+    })
   }
 }
 
