@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import pg from 'pg'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, test } from 'vitest'
 import { closeDatabase, getDatabase, openDatabase } from '~/platform/db/client.server'
 
 /**
@@ -53,4 +53,21 @@ export function useTestDatabase() {
       return getDatabase()
     },
   }
+}
+
+/**
+ * A test of requests sent at once. On PostgreSQL they race for real (several connections,
+ * row locks, SKIP LOCKED). PGlite has one connection and runs transactions one after another,
+ * so there the same test shows only that the calls, taken in turn, give the right result; its
+ * name says which of the two it showed. `.ci/run` runs the suite on PostgreSQL every time.
+ */
+export function concurrencyTest(name: string, run: () => Promise<unknown>, timeout?: number) {
+  const shows = process.env.DATABASE_URL ? 'PostgreSQL: a real race' : 'PGlite: taken one after another'
+  test(
+    `${name} (${shows})`,
+    async () => {
+      await run()
+    },
+    timeout,
+  )
 }
