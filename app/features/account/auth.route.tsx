@@ -2,24 +2,17 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '~/ui/parse-with-zod'
 import { useEffect } from 'react'
 import { Form, Link, useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router'
-import type { z } from 'zod'
-import { recordAudit } from '~/platform/audit/audit.server'
-import { accountExists, getAuth } from '~/platform/auth/auth.server'
-import { requireAnonymous, safeRedirect } from '~/platform/auth/guards.server'
+import { requireAnonymous } from '~/platform/auth/guards.server'
 import { type Failure, formErrors } from '~/platform/http/result'
-import { handleIntent, refuse, success } from '~/platform/http/responses.server'
-import { redirectWithToast } from '~/platform/http/toast.server'
-import { logger } from '~/platform/logger.server'
-import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { cn } from '~/ui/cn'
 import { Field, FormError } from '~/ui/field'
 import { useResultToast } from '~/ui/toast'
-import { AuthIntent, SignInSchema, SignUpSchema } from './auth-schemas'
+import { authAction } from './auth-action.server'
+import { SignInSchema, SignUpSchema } from './auth-schemas'
 import { ForgotPasswordForm } from './components/forgot-password-form'
-import { requestPasswordReset } from './password-reset.server'
 import type { Route } from './+types/auth.route'
 
 export const meta: Route.MetaFunction = () => [
@@ -36,65 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request)
-  return handleIntent(request, AuthIntent, {
-    signin: { invalid: 'Revisa tu email y tu contraseña', run: (input) => signIn(request, input) },
-    signup: { invalid: 'Revisa los datos del formulario', run: (input) => signUp(request, input) },
-    forgot: { invalid: 'Por favor ingresa un email válido', run: (input) => requestPasswordReset(request, input) },
-  })
-}
-
-/** Only the cookies of better-auth's answer (a joined Set-Cookie header would be unreadable). */
-function sessionCookies(authHeaders: Headers) {
-  const headers = new Headers()
-  for (const cookie of authHeaders.getSetCookie()) headers.append('Set-Cookie', cookie)
-  return headers
-}
-
-async function signIn(request: Request, { email, password, redirectTo }: z.output<typeof SignInSchema>) {
-  const ip = clientIp(request)
-  await enforceRateLimits([
-    { key: `sign-in:ip:${ip}`, max: 30, windowSeconds: 5 * 60 },
-    { key: `sign-in:email:${email}`, max: 8, windowSeconds: 5 * 60 },
-  ])
-
-  try {
-    const { headers } = await getAuth().api.signInEmail({
-      // An unconfirmed e-mail gets a new confirmation link, which must land where sign-up's does.
-      body: { email, password, rememberMe: true, callbackURL: '/auth?confirmacion=1' },
-      headers: request.headers,
-      returnHeaders: true,
-    })
-    return redirectWithToast(
-      safeRedirect(redirectTo),
-      { type: 'success', title: '¡Sesión iniciada correctamente!' },
-      { headers: sessionCookies(headers) },
-    )
-  } catch (error) {
-    const code = (error as { body?: { code?: string } } | null)?.body?.code
-    await recordAudit({ action: 'sign_in_failed', details: { email, reason: code ?? 'unexpected' }, ipAddress: ip })
-    if (code === 'INVALID_EMAIL_OR_PASSWORD') refuse(400, 'Email o contraseña incorrectos')
-    if (code === 'EMAIL_NOT_VERIFIED') refuse(403, 'Por favor confirma tu email antes de iniciar sesión')
-    logger.error({ err: error }, 'Sign-in failed')
-    refuse(500, 'Error al iniciar sesión. Vuelve a intentarlo en unos minutos.')
-  }
-}
-
-async function signUp(request: Request, { firstName, lastName, email, password }: z.output<typeof SignUpSchema>) {
-  await enforceRateLimits([{ key: `sign-up:ip:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
-
-  // The spec tells a returning member that the account exists and moves them to sign-in.
-  if (await accountExists(email))
-    return success({ existingEmail: email }, { title: 'Ya existe una cuenta con este email', type: 'info' }, { status: 409 })
-  try {
-    await getAuth().api.signUpEmail({
-      body: { name: `${firstName} ${lastName}`, email, password, firstName, lastName, callbackURL: '/auth?confirmacion=1' },
-      headers: request.headers,
-    })
-  } catch (error) {
-    logger.error({ err: error }, 'Sign-up failed')
-    refuse(500, 'Error al registrarse. Vuelve a intentarlo en unos minutos.')
-  }
-  return success({ signedUpEmail: email }, { title: '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.' })
+  return authAction(request)
 }
 
 type Tab = 'login' | 'registro' | 'recuperar'

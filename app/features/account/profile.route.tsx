@@ -2,13 +2,8 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { parseWithZod } from '~/ui/parse-with-zod'
 import { Pencil } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
-import { getAuth, revokePasswordResetLinks } from '~/platform/auth/auth.server'
 import { requireUser } from '~/platform/auth/guards.server'
 import { type Failure, formErrors } from '~/platform/http/result'
-import { handleIntent, refuse } from '~/platform/http/responses.server'
-import { redirectWithToast } from '~/platform/http/toast.server'
-import { logger } from '~/platform/logger.server'
-import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
@@ -20,20 +15,12 @@ import { useHydrated } from '~/ui/use-hydrated'
 import { AvatarUploader } from './components/avatar-uploader'
 import { IncompleteProfileCard } from './components/incomplete-profile-card'
 import { PreferencesForm } from '~/features/notifications/components/preferences-form'
-import { getPreferences, savePreferences } from '~/features/notifications/preferences.server'
+import { getPreferences } from '~/features/notifications/preferences.server'
+import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
 import { displayName } from './display-name'
-import { saveEmailNotifications, saveProfileFields } from './profile.server'
 import { isProfileComplete } from './profile-completeness'
-import { uploadAvatarIntent } from './avatar.server'
-import {
-  AVATAR_ERRORS,
-  AVATAR_LIMITS,
-  ChangePasswordSchema,
-  PROFILE_FORM_FALLBACK_ERROR,
-  ProfileIntent,
-  ProfileSchema,
-} from './profile-schemas'
+import { ChangePasswordSchema, ProfileSchema } from './profile-schemas'
 import type { Route } from './+types/profile.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Mi Perfil · ${site.name}` }, { name: 'robots', content: 'noindex' }]
@@ -65,71 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
-  return handleIntent(
-    request,
-    ProfileIntent,
-    {
-      avatar: { invalid: AVATAR_ERRORS.notImage, run: (_input, files) => uploadAvatarIntent(request, user, files[0]) },
-      profile: {
-        invalid: PROFILE_FORM_FALLBACK_ERROR,
-        async run({ intent: _, ...fields }) {
-          try {
-            await saveProfileFields(user.id, fields)
-          } catch (error) {
-            logger.error({ err: error, userId: user.id }, 'Profile save failed')
-            refuse(500, 'Error al actualizar el perfil')
-          }
-          return redirectWithToast('/perfil', { type: 'success', title: 'Perfil actualizado correctamente' })
-        },
-      },
-      notifications: {
-        invalid: 'Solicitud no válida',
-        async run({ emailNotifications }) {
-          const enabled = emailNotifications === 'on'
-          await saveEmailNotifications(user.id, enabled)
-          return redirectWithToast('/perfil', {
-            type: 'success',
-            title: enabled ? 'Notificaciones por email activadas' : 'Notificaciones por email desactivadas',
-          })
-        },
-      },
-      preferences: {
-        invalid: 'Elige una opción para cada tema',
-        async run({ intent: _, timeZone, ...choices }) {
-          await savePreferences(user.id, { ...choices, timeZone })
-          return redirectWithToast('/perfil#notificaciones', { type: 'success', title: 'Preferencias de notificación guardadas' })
-        },
-      },
-      password: {
-        invalid: 'Revisa las contraseñas',
-        async run({ currentPassword, newPassword }) {
-          await enforceRateLimits([{ key: `change-password:${user.id}:${clientIp(request)}`, max: 8, windowSeconds: 15 * 60 }])
-          let headers: Headers
-          try {
-            // Other devices are signed out; this one gets a fresh session cookie.
-            ;({ headers } = await getAuth().api.changePassword({
-              body: { currentPassword, newPassword, revokeOtherSessions: true },
-              headers: request.headers,
-              returnHeaders: true,
-            }))
-          } catch (error) {
-            if ((error as { body?: { code?: string } }).body?.code === 'INVALID_PASSWORD')
-              refuse(400, 'La contraseña actual no es correcta')
-            logger.error({ err: error, userId: user.id }, 'Password change failed')
-            refuse(500, 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.')
-          }
-          await revokePasswordResetLinks(user.id)
-          const forwarded = new Headers()
-          for (const cookie of headers.getSetCookie()) forwarded.append('Set-Cookie', cookie)
-          return redirectWithToast('/perfil', { type: 'success', title: 'Contraseña actualizada correctamente' }, { headers: forwarded })
-        },
-      },
-    },
-    {
-      files: AVATAR_LIMITS,
-      messages: { 'too-large': AVATAR_ERRORS.tooLarge, 'file-too-large': AVATAR_ERRORS.tooLarge, 'too-many': AVATAR_ERRORS.notImage },
-    },
-  )
+  return profileAction(request, user)
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {

@@ -300,7 +300,7 @@ describe('unexpected internal errors show a fixed Spanish message, never the int
     vi.restoreAllMocks()
   })
 
-  test("a failed profile save answers 500 'Error al actualizar el perfil' and keeps the member's input", async () => {
+  test("a failed profile save answers 500 'Error al guardar el perfil' and keeps the member's input", async () => {
     const { cookie, userId } = await createConfirmedUser({ firstName: 'Ana', lastName: 'Gil' })
     const db = getDb()
     const insert = db.insert.bind(db)
@@ -311,7 +311,7 @@ describe('unexpected internal errors show a fixed Spanish message, never the int
     const outcome = await profileAction(formRequest('/perfil', { intent: 'profile', firstName: 'Carmen', company: 'BioFarma' }, { cookie }))
     vi.restoreAllMocks()
     expect(outcome.status).toBe(500)
-    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Error al actualizar el perfil' } })
+    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Error al guardar el perfil' } })
     expect(outcome.data.submission.initialValue).toMatchObject({ firstName: 'Carmen', company: 'BioFarma' })
     expect(JSON.stringify(outcome.data)).not.toContain('db exploded')
     expect(await profileOf(userId)).toMatchObject({ firstName: 'Ana', company: null })

@@ -1,16 +1,14 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '~/ui/parse-with-zod'
 import { Form, Link, useNavigation } from 'react-router'
-import { getAuth, isPasswordResetTokenValid } from '~/platform/auth/auth.server'
+import { isPasswordResetTokenValid } from '~/platform/auth/auth.server'
 import { formErrors } from '~/platform/http/result'
-import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
-import { logger } from '~/platform/logger.server'
-import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { Field, FormError } from '~/ui/field'
+import { resetPasswordAction } from './auth-action.server'
 import { ResetPasswordSchema } from './auth-schemas'
 import type { Route } from './+types/reset-password.route'
 
@@ -36,25 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleIntent(request, ResetPasswordSchema, {
-    'reset-password': {
-      invalid: 'Por favor completa todos los campos',
-      async run({ token, password }) {
-        await enforceRateLimits([{ key: `reset:ip:${clientIp(request)}`, max: 10, windowSeconds: 15 * 60 }])
-        try {
-          // Also ends every session of the account and every other reset link (auth.server.ts).
-          await getAuth().api.resetPassword({ body: { newPassword: password, token } })
-        } catch (error) {
-          const code = (error as { body?: { code?: string } }).body?.code
-          if (code === 'INVALID_TOKEN')
-            refuse(400, 'Error al actualizar contraseña: el enlace ha caducado o ya se ha usado. Solicita uno nuevo.')
-          logger.error({ err: error }, 'Password reset failed')
-          refuse(500, 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.')
-        }
-        return redirectWithToast('/', { type: 'success', title: 'Contraseña actualizada correctamente' })
-      },
-    },
-  })
+  return resetPasswordAction(request)
 }
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {

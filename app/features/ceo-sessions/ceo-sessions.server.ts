@@ -33,8 +33,16 @@ export function sessionAction(request: Request, user: CurrentUser) {
     request,
     SessionIntent,
     {
-      'create-session': { invalid: SESSION_MESSAGES.required, run: (input, files) => createIntent(request, user, input, files) },
-      'update-session': { invalid: SESSION_MESSAGES.required, run: (input, files) => updateIntent(request, user, input, files) },
+      'create-session': {
+        invalid: SESSION_MESSAGES.required,
+        failed: SESSION_MESSAGES.createFailed,
+        run: (input, files) => createIntent(request, user, input, files),
+      },
+      'update-session': {
+        invalid: SESSION_MESSAGES.required,
+        failed: SESSION_MESSAGES.updateFailed,
+        run: (input, files) => updateIntent(request, user, input, files),
+      },
       'delete-session': { invalid: SESSION_MESSAGES.deleteFailed, run: (input) => deleteIntent(user, input) },
       'like-session': { invalid: SESSION_MESSAGES.reaction, run: (input) => likeIntent(user, input) },
       'add-comment': { invalid: 'No se pudo añadir el comentario', run: (input) => addCommentIntent(user, input) },
@@ -68,8 +76,7 @@ async function createIntent(request: Request, user: CurrentUser, input: Input<'c
     return success({ sessionId, uploadUrl: upload.uploadUrl })
   } catch (error) {
     await removeKeys(stored.keys)
-    logger.error({ err: error }, 'ceo session not created')
-    refuse(502, SESSION_MESSAGES.createFailed)
+    throw error
   }
 }
 

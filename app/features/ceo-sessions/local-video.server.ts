@@ -10,6 +10,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { promisify } from 'node:util'
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
+import type { RefusalStatus } from '~/platform/http/responses.server'
 import { getEnv } from '~/platform/env.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
@@ -64,7 +65,7 @@ export function localVideoProvider(): VideoProvider {
 export type ChunkOutcome =
   | { kind: 'incomplete'; received: number }
   | { kind: 'complete'; received: number }
-  | { kind: 'refused'; status: number; message: string; received?: number; detail: string }
+  | { kind: 'refused'; status: RefusalStatus; message: string; received?: number; detail: string }
 
 export const UPLOAD_MESSAGES = {
   notFound: 'No se encontró la subida del video',
@@ -77,7 +78,7 @@ export const UPLOAD_MESSAGES = {
   done: 'Este video ya se subió completo',
 } as const
 
-const refused = (status: number, message: string, detail: string, received?: number): ChunkOutcome => ({
+const refused = (status: RefusalStatus, message: string, detail: string, received?: number): ChunkOutcome => ({
   kind: 'refused',
   status,
   message,

@@ -6,9 +6,8 @@ import { getProfileByUserId } from '~/features/account/profile.server'
 import { AdmissionButton } from '~/features/site/components/admission-button'
 import { requireAdmin, requireUser } from '~/platform/auth/guards.server'
 import { longDate } from '~/platform/dates'
-import { handleIntent, refuse } from '~/platform/http/responses.server'
+import { refuse } from '~/platform/http/responses.server'
 import type { Failure } from '~/platform/http/result'
-import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'
 import { ActionStatus } from '~/ui/action-status'
 import { GeneralErrorBoundary } from '~/ui/error-boundary'
@@ -17,7 +16,9 @@ import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { UserAvatar } from '~/ui/user-avatar'
-import { changeRole, getUserRoles, LastAdminError, setPremiumByAdmin } from './roles.server'
+import { memberAction } from './member-action.server'
+import { ROLE_NAMES } from './role-names'
+import { getUserRoles } from './roles.server'
 import type { Route } from './+types/member.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Perfil de Usuario · ${site.name}` }, { name: 'robots', content: 'noindex' }]
@@ -32,9 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Opening another member's profile is a premium feature (spec 001 §6).
   if (userId !== viewer.id && !viewer.hasAccess) refuse(403, 'Acceso Premium Requerido')
 
-  const profile = await getProfileByUserId(userId).catch((error: unknown) =>
-    refuse(503, 'Error al cargar el perfil', { detail: { err: error, userId } }),
-  )
+  const profile = await getProfileByUserId(userId)
   if (!profile) refuse(404, 'Usuario no encontrado')
   // Without its roles the profile still shows; the admin card says what is missing.
   const roles = viewer.isAdmin
@@ -60,47 +59,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-const ROLE_NAMES = { admin: 'administrador', moderator: 'moderador' } as const
-
-const MemberIntent = z.discriminatedUnion('intent', [
-  z.object({ intent: z.literal('premium'), premium: z.enum(['true', 'false']).transform((value) => value === 'true') }),
-  z.object({
-    intent: z.literal('role'),
-    role: z.enum(['admin', 'moderator']),
-    grant: z.enum(['true', 'false']).transform((value) => value === 'true'),
-  }),
-])
-
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const target = UserIdSchema.safeParse(params.userId)
   if (!target.success) refuse(400, 'ID de usuario no válido')
-  const path = `/usuario/${target.data}`
-  return handleIntent(request, MemberIntent, {
-    premium: {
-      invalid: 'Error al actualizar estado premium',
-      async run({ premium }) {
-        const updated = await setPremiumByAdmin({ actorId: admin.id, targetId: target.data, premium })
-        if (!updated) refuse(404, 'Usuario no encontrado')
-        return redirectWithToast(path, { type: 'success', title: premium ? 'Usuario promovido a premium' : 'Usuario degradado de premium' })
-      },
-    },
-    role: {
-      invalid: 'Error al actualizar el rol',
-      async run({ role, grant }) {
-        try {
-          await changeRole({ actorId: admin.id, targetId: target.data, role, grant })
-        } catch (error) {
-          if (error instanceof LastAdminError) refuse(409, error.message)
-          throw error
-        }
-        return redirectWithToast(path, {
-          type: 'success',
-          title: `Rol ${ROLE_NAMES[role]} ${grant ? 'asignado' : 'removido'} correctamente`,
-        })
-      },
-    },
-  })
+  return memberAction(request, admin, target.data)
 }
 
 function BackLink() {
@@ -116,8 +79,11 @@ function BackLink() {
 /** A refused profile (invalid id, no access, unknown member) keeps the page's frame and way back. */
 export function ErrorBoundary() {
   const error = useRouteError()
+  // A 404 from elsewhere (an unknown route) is the site's 404 page; everything else stays in this frame.
+  if (isRouteErrorResponse(error) && error.status === 404 && !(error.data as Partial<Failure> | undefined)?.message) {
+    return <GeneralErrorBoundary />
+  }
   const refusal = isRouteErrorResponse(error) ? (error.data as Partial<Failure> | undefined) : undefined
-  if (!refusal?.message) return <GeneralErrorBoundary />
   const reasons: Record<number, string> = {
     400: 'El enlace no corresponde a ningún perfil. Revisa la dirección.',
     403: 'Ver los perfiles de otros miembros es parte de la membresía premium.',
@@ -130,7 +96,8 @@ export function ErrorBoundary() {
       <h1 className="text-3xl font-bold tracking-tight">Perfil de Usuario</h1>
       <Card>
         <CardHeader>
-          <CardTitle>{refusal.message.title}</CardTitle>
+          {/* Spec 000 §8: a profile that could not be loaded says so. */}
+          <CardTitle>{refusal?.message?.title ?? 'Error al cargar el perfil'}</CardTitle>
           <CardDescription>{reasons[status] ?? 'Vuelve a intentarlo en unos segundos.'}</CardDescription>
         </CardHeader>
         {status === 403 ? (

@@ -18,20 +18,13 @@ export interface CurrentUser {
   hasAccess: boolean
 }
 
-// Loaders of one navigation run in parallel and all need the user: look it up once per request
-// (per HTTP request when served; per Request object when a test calls a loader directly).
-const cache = new WeakMap<Request, Promise<CurrentUser | null>>()
-
-/** The signed-in user, or null. For pages that anyone may see (the root, public resources). */
+/**
+ * The signed-in user, or null. For pages that anyone may see (the root, public resources).
+ * Loaders of one navigation run in parallel and all need the user: it is looked up once per
+ * HTTP request (each loader gets its own Request object, so the request's async context keeps it).
+ */
 export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
-  return oncePerRequest('current-user', () => {
-    let pending = cache.get(request)
-    if (!pending) {
-      pending = loadCurrentUser(request)
-      cache.set(request, pending)
-    }
-    return pending
-  })
+  return oncePerRequest('current-user', () => loadCurrentUser(request))
 }
 
 async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {

@@ -19,6 +19,9 @@ export function success<T extends object>(payload: T, message?: Message, init?: 
 /** What an action answers when it refuses: a status and a Failure for the form. */
 export type Refusal = ReturnType<typeof data<Failure>>
 
+/** A refusal is the member's request being wrong or not allowed; a failure of ours is never one. */
+export type RefusalStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 411 | 413 | 415 | 416 | 422 | 429
+
 // The Responses `refuse()` threw, to tell them from the other thrown Responses (redirects).
 const refusals = new WeakSet<Response>()
 
@@ -29,7 +32,7 @@ const refusals = new WeakSet<Response>()
  * form that posted.
  */
 export function refuse(
-  status: number,
+  status: RefusalStatus,
   message: string | Message,
   { detail, submission, headers }: { detail?: Record<string, unknown>; submission?: Failure['submission']; headers?: HeadersInit } = {},
 ): never {
@@ -53,6 +56,7 @@ export const REQUEST_MESSAGES = {
   unsupportedType: 'Este formulario solo acepta los datos que envía la propia página.',
   tooLarge: 'El contenido enviado es demasiado grande.',
   invalid: 'Solicitud no válida',
+  failed: 'No se pudo completar la acción. Vuelve a intentarlo en unos minutos.',
 } as const
 
 export interface FormInput {
@@ -95,6 +99,8 @@ type Handlers<S extends IntentSchema> = {
   [K in IntentOf<S>]: {
     /** The spec's message when this intent's fields are invalid. */
     invalid: string | Message
+    /** The spec's message when it fails on the server (a 500, values kept); by default `invalid`. */
+    failed?: string | Message
     run: (input: Extract<z.output<S>, { intent: K }>, files: UploadedFile[]) => unknown
   }
 }
@@ -104,7 +110,9 @@ type Answer<H> = { [K in keyof H]: H[K] extends { run: (...args: never[]) => inf
  * Reads the form (`readForm`), parses its `intent` with a Zod discriminated union and runs that
  * intent's handler. Invalid fields answer 400 with the intent's message and Conform's field
  * errors; an unknown intent answers 400; a refusal (by `readForm` or by the handler) comes back
- * to the form as its result.
+ * to the form as its result. Anything unexpected is caught here, once: the detail goes to the
+ * log with the request id, the form gets a 500 with the intent's fixed message and its values
+ * back, and the member keeps the page.
  */
 export async function handleIntent<S extends IntentSchema, H extends Handlers<S>>(
   request: Request,
@@ -112,14 +120,15 @@ export async function handleIntent<S extends IntentSchema, H extends Handlers<S>
   handlers: H,
   formOptions?: Parameters<typeof readForm>[1],
 ): Promise<Answer<H> | Refusal> {
-  // What the form gets back with a refusal: its values, never its passwords.
+  // What the form gets back with a failure: its values, never its passwords.
   let valuesBack: (() => Failure['submission']) | undefined
+  let handler: Handlers<S>[IntentOf<S>] | undefined
   try {
     const { formData, files } = await readForm(request, formOptions)
     const submission = parseWithZod(formData, { schema })
     valuesBack = () => submission.reply({ hideFields: PASSWORD_FIELDS })
     const intent = String(formData.get('intent') ?? '') as IntentOf<S>
-    const handler = Object.hasOwn(handlers, intent) ? handlers[intent] : undefined
+    handler = Object.hasOwn(handlers, intent) ? handlers[intent] : undefined
     if (!handler) refuse(400, REQUEST_MESSAGES.invalid, { detail: { intent } })
     if (submission.status !== 'success') {
       refuse(400, handler.invalid, {
@@ -129,7 +138,16 @@ export async function handleIntent<S extends IntentSchema, H extends Handlers<S>
     }
     return (await handler.run(submission.value as never, files)) as Answer<H>
   } catch (thrown) {
-    if (!isRefusal(thrown)) throw thrown
+    // Redirects (a guard's, a handler's) go on as they are.
+    if (thrown instanceof Response && !isRefusal(thrown)) throw thrown
+    if (!isRefusal(thrown)) {
+      logger.error({ err: thrown, url: request.url }, 'Action failed')
+      const message = handler?.failed ?? handler?.invalid ?? REQUEST_MESSAGES.failed
+      return data<Failure>(
+        { ok: false, message: typeof message === 'string' ? { title: message } : message, submission: valuesBack?.() },
+        { status: 500, headers: { 'Cache-Control': 'no-store' } },
+      ) as Refusal
+    }
     const failure = (await thrown.json()) as Failure
     // Nothing typed is lost, also without JavaScript.
     failure.submission ??= valuesBack?.()

@@ -1,0 +1,97 @@
+import type { z } from 'zod'
+import { recordAudit } from '~/platform/audit/audit.server'
+import { accountExists, getAuth } from '~/platform/auth/auth.server'
+import { safeRedirect } from '~/platform/auth/guards.server'
+import { handleIntent, refuse, success } from '~/platform/http/responses.server'
+import { redirectWithToast } from '~/platform/http/toast.server'
+import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { AuthIntent, ResetPasswordSchema, type SignInSchema, type SignUpSchema } from './auth-schemas'
+import { requestPasswordReset } from './password-reset.server'
+
+/** The /auth page's forms (docs/decisions/0012): sign-in, sign-up and the forgotten password. */
+export function authAction(request: Request) {
+  return handleIntent(request, AuthIntent, {
+    signin: {
+      invalid: 'Revisa tu email y tu contraseña',
+      failed: 'Error al iniciar sesión. Vuelve a intentarlo en unos minutos.',
+      run: (input) => signIn(request, input),
+    },
+    signup: {
+      invalid: 'Revisa los datos del formulario',
+      failed: 'Error al registrarse. Vuelve a intentarlo en unos minutos.',
+      run: (input) => signUp(request, input),
+    },
+    forgot: { invalid: 'Por favor ingresa un email válido', run: (input) => requestPasswordReset(request, input) },
+  })
+}
+
+/** Only the cookies of better-auth's answer (a joined Set-Cookie header would be unreadable). */
+function sessionCookies(authHeaders: Headers) {
+  const headers = new Headers()
+  for (const cookie of authHeaders.getSetCookie()) headers.append('Set-Cookie', cookie)
+  return headers
+}
+
+const errorCode = (error: unknown) => (error as { body?: { code?: string } } | null)?.body?.code
+
+async function signIn(request: Request, { email, password, redirectTo }: z.output<typeof SignInSchema>) {
+  const ip = clientIp(request)
+  await enforceRateLimits([
+    { key: `sign-in:ip:${ip}`, max: 30, windowSeconds: 5 * 60 },
+    { key: `sign-in:email:${email}`, max: 8, windowSeconds: 5 * 60 },
+  ])
+  let headers: Headers
+  try {
+    ;({ headers } = await getAuth().api.signInEmail({
+      // An unconfirmed e-mail gets a new confirmation link, which must land where sign-up's does.
+      body: { email, password, rememberMe: true, callbackURL: '/auth?confirmacion=1' },
+      headers: request.headers,
+      returnHeaders: true,
+    }))
+  } catch (error) {
+    const code = errorCode(error)
+    await recordAudit({ action: 'sign_in_failed', details: { email, reason: code ?? 'unexpected' }, ipAddress: ip })
+    if (code === 'INVALID_EMAIL_OR_PASSWORD') refuse(400, 'Email o contraseña incorrectos')
+    if (code === 'EMAIL_NOT_VERIFIED') refuse(403, 'Por favor confirma tu email antes de iniciar sesión')
+    throw error
+  }
+  return redirectWithToast(
+    safeRedirect(redirectTo),
+    { type: 'success', title: '¡Sesión iniciada correctamente!' },
+    { headers: sessionCookies(headers) },
+  )
+}
+
+async function signUp(request: Request, { firstName, lastName, email, password }: z.output<typeof SignUpSchema>) {
+  await enforceRateLimits([{ key: `sign-up:ip:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
+  // The spec tells a returning member that the account exists and moves them to sign-in.
+  if (await accountExists(email))
+    return success({ existingEmail: email }, { title: 'Ya existe una cuenta con este email', type: 'info' }, { status: 409 })
+  await getAuth().api.signUpEmail({
+    body: { name: `${firstName} ${lastName}`, email, password, firstName, lastName, callbackURL: '/auth?confirmacion=1' },
+    headers: request.headers,
+  })
+  return success({ signedUpEmail: email }, { title: '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.' })
+}
+
+/** /reset-password: the new password, from a recovery link. */
+export function resetPasswordAction(request: Request) {
+  return handleIntent(request, ResetPasswordSchema, {
+    'reset-password': {
+      invalid: 'Por favor completa todos los campos',
+      failed: 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.',
+      async run({ token, password }) {
+        await enforceRateLimits([{ key: `reset:ip:${clientIp(request)}`, max: 10, windowSeconds: 15 * 60 }])
+        try {
+          // Also ends every session of the account and every other reset link (auth.server.ts).
+          await getAuth().api.resetPassword({ body: { newPassword: password, token } })
+        } catch (error) {
+          if (errorCode(error) === 'INVALID_TOKEN')
+            refuse(400, 'Error al actualizar contraseña: el enlace ha caducado o ya se ha usado. Solicita uno nuevo.')
+          throw error
+        }
+        return redirectWithToast('/', { type: 'success', title: 'Contraseña actualizada correctamente' })
+      },
+    },
+  })
+}
