@@ -5,8 +5,25 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router'
 import { deferScriptsUntilPainted } from '~/platform/document/deferred-boot.server'
 import { NonceProvider } from '~/platform/document/nonce'
+import { isDatabaseUnavailable } from '~/platform/db/availability.server'
+import { RETRY_AFTER_SECONDS } from '~/platform/http/responses.server'
+import { logger } from '~/platform/logger.server'
 
 export const streamTimeout = 5_000
+
+// Requests whose loaders failed because the database was away: a 503 with Retry-After, not a 500.
+const databaseAway = new WeakSet<Request>()
+
+/** Errors of loaders and rendering (never refusals or redirects): logged with the request id. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return
+  if (isDatabaseUnavailable(error)) {
+    databaseAway.add(request)
+    logger.warn({ err: error, url: request.url }, 'Page failed: the database is away')
+  } else {
+    logger.error({ err: error, url: request.url }, 'Page failed')
+  }
+}
 
 export default function handleRequest(
   request: Request,
@@ -16,6 +33,10 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce
+  if (databaseAway.has(request)) {
+    responseStatusCode = 503
+    responseHeaders.set('Retry-After', String(RETRY_AFTER_SECONDS))
+  }
   return new Promise((resolve, reject) => {
     let shellRendered = false
     const userAgent = request.headers.get('user-agent')

@@ -10,6 +10,7 @@ import { displayName } from '~/features/account/display-name'
 import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/platform/auth/guards.server'
 import { getToast } from '~/platform/http/toast.server'
+import { logger } from '~/platform/logger.server'
 import stylesheet from './app.css?url'
 
 /**
@@ -22,7 +23,15 @@ export const links: Route.LinksFunction = () => [
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [user, { toast, headers }] = await Promise.all([getCurrentUser(request), getToast(request)])
+  const [user, { toast, headers }] = await Promise.all([
+    // Spec 000 §8: when the check fails the member is treated as neither admin nor premium; the
+    // frame still shows (and the page's own loader says what it cannot do).
+    getCurrentUser(request).catch((error: unknown) => {
+      logger.warn({ err: error }, 'Viewer not loaded for the frame')
+      return null
+    }),
+    getToast(request),
+  ])
   const topBarUser: TopBarUser | null = user
     ? {
         email: user.email,

@@ -81,7 +81,7 @@ export async function openForCli() {
   const env = getEnv()
   await openDatabase(
     env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, maxConnections: 1 }
+      ? { kind: 'postgres', url: env.DATABASE_URL, maxConnections: 1, queryTimeoutMillis: 0 }
       : { kind: 'pglite', dataDir: `${env.DATA_DIR.replace(/\/+$/, '')}/db` },
   )
 }

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router'
+import { isRouteErrorResponse, Link, useRevalidator, useRouteError } from 'react-router'
 import { Button } from './button'
 
 /** Spec 000 §2 gives the original's English text; the site is Spanish (docs/decisions/0018). */
@@ -15,25 +15,40 @@ export function NotFound() {
   )
 }
 
-/** A refusal's fixed Spanish message (`refuse()` in platform/http), if the error is one. */
-function refusalMessage(data: unknown) {
-  const message = (data as { ok?: unknown; message?: { title?: unknown } } | null)?.message
-  return (data as { ok?: unknown } | null)?.ok === false && typeof message?.title === 'string' ? message.title : null
+/** A refusal's (or an unavailability's) fixed Spanish message, if the error is one. */
+function failureMessage(data: unknown) {
+  const message = (data as { ok?: unknown; message?: { title?: unknown; description?: unknown } } | null)?.message
+  if ((data as { ok?: unknown } | null)?.ok !== false || typeof message?.title !== 'string') return null
+  return { title: message.title, description: typeof message.description === 'string' ? message.description : undefined }
 }
 
-/** One boundary for every route: the 404 page, a refusal with its message, or a generic failure in Spanish. */
+/**
+ * One boundary for every route: the 404 page, a refusal with its message, a passing failure
+ * (503: the database away) with a way to try again, or a generic failure in Spanish.
+ */
 export function GeneralErrorBoundary() {
   const error = useRouteError()
+  const revalidator = useRevalidator()
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />
-  const refusal = isRouteErrorResponse(error) ? refusalMessage(error.data) : null
+  const failure = isRouteErrorResponse(error) ? failureMessage(error.data) : null
   if (!isRouteErrorResponse(error)) console.error(error)
+  const passing = isRouteErrorResponse(error) && error.status === 503
   return (
     <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
-      <h1 className="text-3xl font-bold">{refusal ? 'No se puede continuar' : 'Algo ha fallado'}</h1>
-      <p className="mt-4 text-muted-foreground">{refusal ?? 'Error inesperado. Vuelve a intentarlo en unos segundos.'}</p>
-      <Button asChild className="mt-8">
-        <Link to="/">Volver al inicio</Link>
-      </Button>
+      <h1 className="text-3xl font-bold">{passing && failure ? failure.title : failure ? 'No se puede continuar' : 'Algo ha fallado'}</h1>
+      <p className="mt-4 text-muted-foreground">
+        {passing ? failure?.description : (failure?.title ?? 'Error inesperado. Vuelve a intentarlo en unos segundos.')}
+      </p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {passing ? (
+          <Button type="button" onClick={() => void revalidator.revalidate()} disabled={revalidator.state !== 'idle'}>
+            Reintentar
+          </Button>
+        ) : null}
+        <Button asChild variant={passing ? 'outline' : 'default'}>
+          <Link to="/">Volver al inicio</Link>
+        </Button>
+      </div>
     </section>
   )
 }

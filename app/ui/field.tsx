@@ -1,5 +1,5 @@
 import { type FieldMetadata, getTextareaProps } from '@conform-to/react'
-import { type ComponentProps, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { type ComponentProps, type ReactNode, useEffect, useEffectEvent, useId, useRef, useState } from 'react'
 import { cn } from './cn'
 import { Input } from './input'
 import { Label } from './label'
@@ -79,11 +79,21 @@ export function FileField({
   const hydrated = useHydrated()
   const [chosen, setChosen] = useState<string[]>([])
   const inputRef = useRef<HTMLInputElement>(null)
-  // Files chosen before the page ran stay chosen: name them.
-  useEffect(() => {
-    const files = inputRef.current?.files
-    if (files?.length) setChosen([...files].map((file) => file.name))
-  }, [])
+  function take(input: HTMLInputElement) {
+    const files = [...(input.files ?? [])]
+    if (onFiles?.(files) === false) {
+      input.value = ''
+      setChosen([])
+    } else {
+      setChosen(files.map((file) => file.name))
+    }
+  }
+  // Files chosen before the page's scripts ran fired no change event React saw: they are still in
+  // the input, so they are checked and named now, as if just chosen.
+  const takeEarlyChoice = useEffectEvent(() => {
+    if (inputRef.current?.files?.length) take(inputRef.current)
+  })
+  useEffect(() => takeEarlyChoice(), [])
   return (
     <div className="grid gap-1.5">
       <span id={`${id}-label`} className="flex items-center gap-2 text-sm font-medium leading-none">
@@ -100,15 +110,7 @@ export function FileField({
           className={hydrated ? 'peer sr-only' : 'min-w-0 max-w-full text-sm'}
           aria-labelledby={`${id}-label`}
           aria-describedby={[help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined}
-          onChange={(event) => {
-            const files = [...(event.currentTarget.files ?? [])]
-            if (onFiles?.(files) === false) {
-              event.currentTarget.value = ''
-              setChosen([])
-            } else {
-              setChosen(files.map((file) => file.name))
-            }
-          }}
+          onChange={(event) => take(event.currentTarget)}
         />
         {hydrated ? (
           <>

@@ -2,7 +2,7 @@ import { redirect } from 'react-router'
 import { getViewer, type Profile } from '~/features/account/profile.server'
 import { isProfileComplete } from '~/features/account/profile-completeness'
 import { oncePerRequest } from '~/platform/http/request-context.server'
-import { refuse } from '~/platform/http/responses.server'
+import { refuse, unavailableIfDatabaseAway } from '~/platform/http/responses.server'
 import { getAuth } from './auth.server'
 import { type Capability, can } from './capabilities'
 import type { Role } from './schema'
@@ -24,7 +24,8 @@ export interface CurrentUser {
  * HTTP request (each loader gets its own Request object, so the request's async context keeps it).
  */
 export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
-  return oncePerRequest('current-user', () => loadCurrentUser(request))
+  // The database away is a 503 for the page (or the form), never a sign-in page or a 500.
+  return oncePerRequest('current-user', () => loadCurrentUser(request).catch(unavailableIfDatabaseAway))
 }
 
 async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {

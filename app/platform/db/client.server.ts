@@ -7,6 +7,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
+import { logger } from '~/platform/logger.server'
+import { connectionRefused } from './availability.server'
 import * as schema from './schema'
 
 /**
@@ -22,7 +24,7 @@ export type DbExecutor = AppDb | Parameters<Parameters<AppDb['transaction']>[0]>
 const MIGRATIONS_FOLDER = path.resolve('drizzle')
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; maxConnections?: number }
+  | { kind: 'postgres'; url: string; maxConnections?: number; /** 0: none (long command-line tasks). */ queryTimeoutMillis?: number }
   | { kind: 'pglite'; dataDir: string | undefined /* undefined: in memory */; template?: Blob }
 
 export interface Database {
@@ -70,9 +72,55 @@ export async function closeDatabase() {
   await database?.close()
 }
 
-async function openPostgres({ url, maxConnections = 10 }: { url: string; maxConnections?: number }): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections })
-  const db = drizzlePg(pool, { schema })
+/**
+ * Tests only: the next `times` statements whose SQL matches `pattern` fail before reaching the
+ * database, as if it had gone away (or with `error`), on either engine. Returns a function that
+ * disarms what is left of the fault.
+ */
+export function failStatements(pattern: RegExp, { times = 1, error = connectionRefused }: { times?: number; error?: () => Error } = {}) {
+  const fault = { pattern, remaining: times, error }
+  faults.push(fault)
+  return () => {
+    const index = faults.indexOf(fault)
+    if (index >= 0) faults.splice(index, 1)
+  }
+}
+const faults: Array<{ pattern: RegExp; remaining: number; error: () => Error }> = []
+// Drizzle calls this before it sends each statement: a fault thrown here is the statement's error.
+const faultSwitch = {
+  logQuery(query: string) {
+    if (faults.length === 0) return
+    const fault = faults.find((candidate) => candidate.pattern.test(query))
+    if (!fault) return
+    if (--fault.remaining <= 0) faults.splice(faults.indexOf(fault), 1)
+    throw fault.error()
+  },
+}
+
+async function openPostgres({
+  url,
+  maxConnections = 10,
+  queryTimeoutMillis = 30_000,
+}: {
+  url: string
+  maxConnections?: number
+  queryTimeoutMillis?: number
+}): Promise<Database> {
+  // A database that does not answer must not hold a request: connecting gives up after 5 s, and a
+  // query whose connection went silent (a host gone without a reset) after `queryTimeoutMillis`;
+  // the pool makes new connections as they are needed, so the same process serves again once the
+  // database is back.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: maxConnections,
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+    ...(queryTimeoutMillis ? { query_timeout: queryTimeoutMillis } : {}),
+  })
+  // An idle connection the server closed (a restart, a failover) leaves the pool; without a
+  // listener its error would be thrown at the process.
+  pool.on('error', (error) => logger.warn({ err: error }, 'PostgreSQL closed an idle connection'))
+  const db = drizzlePg(pool, { schema, logger: faultSwitch })
   await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })
   const listeners: Array<() => Promise<void>> = []
   return {
@@ -135,7 +183,7 @@ async function openPglite(dataDir: string | undefined, template?: Blob): Promise
   }
   try {
     const pglite = await PGlite.create(dataDir, template ? { loadDataDir: template } : {})
-    const db = drizzlePglite(pglite, { schema }) as unknown as AppDb
+    const db = drizzlePglite(pglite, { schema, logger: faultSwitch }) as unknown as AppDb
     await migratePglite(drizzlePglite(pglite), { migrationsFolder: MIGRATIONS_FOLDER })
     return {
       db,

@@ -1,6 +1,7 @@
 import { parseWithZod } from '~/ui/parse-with-zod'
 import { data } from 'react-router'
 import type { z } from 'zod'
+import { isDatabaseUnavailable } from '~/platform/db/availability.server'
 import { logger } from '~/platform/logger.server'
 import { type FileLimits, readMultipart, type UploadedFile } from '~/platform/storage/multipart.server'
 import type { Failure, Message } from './result'
@@ -49,6 +50,35 @@ export function refuse(
 
 function isRefusal(value: unknown): value is Response {
   return value instanceof Response && refusals.has(value)
+}
+
+/** How long a member is asked to wait when a dependency is away (Retry-After, in seconds). */
+export const RETRY_AFTER_SECONDS = 5
+
+export const UNAVAILABLE: Message = {
+  title: 'Servicio no disponible temporalmente',
+  description: 'No podemos acceder a los datos ahora mismo. Vuelve a intentarlo en unos segundos.',
+}
+
+/**
+ * The database is away (a passing failure, not the member's fault nor a bug): a 503 with
+ * Retry-After and a fixed Spanish message. A loader's error boundary shows it inside the page's
+ * frame; `handleIntent` hands it to the form with its values, like a refusal.
+ */
+export function unavailable(message: Message = UNAVAILABLE, detail?: Record<string, unknown>): never {
+  logger.warn({ ...detail }, `Unavailable: ${message.title}`)
+  const response = Response.json({ ok: false, message } satisfies Failure, {
+    status: 503,
+    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' },
+  })
+  refusals.add(response)
+  throw response
+}
+
+/** Loaders' guard: the database being away becomes a 503 for the page; anything else stays a bug. */
+export function unavailableIfDatabaseAway(error: unknown): never {
+  if (isDatabaseUnavailable(error)) unavailable(UNAVAILABLE, { err: error })
+  throw error
 }
 
 export const REQUEST_MESSAGES = {
@@ -141,10 +171,23 @@ export async function handleIntent<S extends IntentSchema, H extends Handlers<S>
     // Redirects (a guard's, a handler's) go on as they are.
     if (thrown instanceof Response && !isRefusal(thrown)) throw thrown
     if (!isRefusal(thrown)) {
+      const failed = handler?.failed ?? handler?.invalid ?? REQUEST_MESSAGES.failed
+      const message = typeof failed === 'string' ? { title: failed } : failed
+      if (isDatabaseUnavailable(thrown)) {
+        // The words stay in the form; the member is told it is passing and when to try again.
+        logger.warn({ err: thrown, url: request.url }, 'Action failed: the database is away')
+        return data<Failure>(
+          {
+            ok: false,
+            message: { title: message.description ?? message.title, description: UNAVAILABLE.description },
+            submission: valuesBack?.(),
+          },
+          { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' } },
+        ) as Refusal
+      }
       logger.error({ err: thrown, url: request.url }, 'Action failed')
-      const message = handler?.failed ?? handler?.invalid ?? REQUEST_MESSAGES.failed
       return data<Failure>(
-        { ok: false, message: typeof message === 'string' ? { title: message } : message, submission: valuesBack?.() },
+        { ok: false, message, submission: valuesBack?.() },
         { status: 500, headers: { 'Cache-Control': 'no-store' } },
       ) as Refusal
     }

@@ -1,5 +1,5 @@
 import { Camera, Loader2 } from 'lucide-react'
-import { useCallback, useId, useRef, useState } from 'react'
+import { useCallback, useEffect, useEffectEvent, useId, useRef, useState } from 'react'
 import Cropper, { type Area } from 'react-easy-crop'
 import { useFetcher } from 'react-router'
 import type { Result } from '~/platform/http/result'
@@ -67,6 +67,11 @@ export function AvatarUploader({ avatarUrl, name }: { avatarUrl: string | null; 
     reset()
     setSource({ url: URL.createObjectURL(file), name: file.name })
   }
+
+  // A photo picked before the page's scripts ran (a slow phone) fired no change event React saw:
+  // it is still in the input, so it goes on to the crop dialog now.
+  const takeEarlyChoice = useEffectEvent(() => onFileChosen(inputRef.current?.files?.[0]))
+  useEffect(() => takeEarlyChoice(), [])
 
   useResultToast(fetcher.state, fetcher.data, { onSuccess: close })
 
