@@ -99,15 +99,28 @@ try {
 ready = true
 console.log(`Círculo CEO listening on http://localhost:${PORT}`)
 
+// A graceful stop (a deploy, a restart): no new connections; event streams closed at once (the
+// browser reconnects, to another process or to this one restarted); the job worker finishes its
+// job and takes no more; the requests in flight finish (up to DRAIN_MS); then the database closes.
+const DRAIN_MS = 10_000
 let closing = false
 async function shutDown(signal) {
   if (closing) return
   closing = true
-  console.log(`${signal} received: closing`)
-  const force = setTimeout(() => process.exit(1), 10_000)
+  console.log(`${signal} received: finishing the requests in flight, then closing`)
+  const force = setTimeout(() => process.exit(1), DRAIN_MS + 5_000)
   force.unref()
-  httpServer.close()
-  httpServer.closeIdleConnections?.()
+  const drained = new Promise((resolve) => httpServer.close(resolve))
+  // A keep-alive connection is closed as soon as its current request is answered.
+  const idle = setInterval(() => httpServer.closeIdleConnections(), 50)
+  httpServer.closeIdleConnections()
+  await appModule.quiesce()
+  const late = await Promise.race([drained.then(() => false), new Promise((resolve) => setTimeout(resolve, DRAIN_MS, true))])
+  clearInterval(idle)
+  if (late) {
+    console.error(`Requests still open after ${DRAIN_MS / 1000} s were cut`)
+    httpServer.closeAllConnections()
+  }
   await appModule.shutDown()
   process.exit(0)
 }

@@ -69,10 +69,17 @@ export async function startUp() {
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
 }
 
-export async function shutDown() {
-  // Open event streams end first, so the HTTP server can close.
+/**
+ * The first step of a graceful stop: open event streams end (they would hold the HTTP server
+ * open forever; the browser reconnects) and the job worker finishes its job and takes no more.
+ */
+export async function quiesce() {
   await stopRealtime()
   await stopJobWorker()
+}
+
+export async function shutDown() {
+  await quiesce()
   await closeDatabase()
 }
 
