@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { communityPosts } from '~/features/feed/schema'
@@ -11,7 +11,7 @@ import * as memberRoute from './member.route'
 import * as profileServer from '~/features/account/profile.server'
 import * as rolesServer from './roles.server'
 import { can } from '~/platform/auth/capabilities'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { completeProfile, createPersona, type Persona } from '../../../tests/setup/members'
 import { createConfirmedUser, formRequest, getRequest, readToast, run } from '../../../tests/setup/requests'
 
@@ -80,30 +80,35 @@ describe('viewing a member profile (/usuario/:id)', () => {
     expect(outcome.data.message.title).toBe('Usuario no encontrado')
   })
 
-  test('a profile that cannot be loaded says so; roles that cannot be loaded leave the profile shown', async () => {
-    // The guard loads the viewer's own profile through the same function: only the target's fails.
-    const original = profileServer.getProfileByUserId
-    const profileLoad = vi.spyOn(profileServer, 'getProfileByUserId').mockImplementation(async (userId) => {
-      if (userId === target.userId) throw new Error('connection reset by peer')
-      return original(userId)
-    })
-    const failed = await viewProfile(target.userId, people.premium.cookie)
-    expect(profileLoad).toHaveBeenCalled()
-    expect(failed.status).toBe(503)
-    expect(failed.data.message.title).toBe('Error al cargar el perfil')
-    expect(JSON.stringify(failed.data)).not.toContain('connection reset')
-    profileLoad.mockRestore()
+  describe('when a read fails', () => {
+    // Spies on modules every later test file of this worker shares (isolate: false): gone even after a failure.
+    afterEach(() => vi.restoreAllMocks())
 
-    const originalRoles = rolesServer.getUserRoles
-    vi.spyOn(rolesServer, 'getUserRoles').mockImplementation(async (userId) => {
-      if (userId === target.userId) throw new Error('connection reset by peer')
-      return originalRoles(userId)
+    test('a profile that cannot be loaded says so', async () => {
+      // The guard loads the viewer's own profile through the same function: only the target's fails.
+      const original = profileServer.getProfileByUserId
+      const profileLoad = vi.spyOn(profileServer, 'getProfileByUserId').mockImplementation(async (userId) => {
+        if (userId === target.userId) throw new Error('connection reset by peer')
+        return original(userId)
+      })
+      const failed = await viewProfile(target.userId, people.premium.cookie)
+      expect(profileLoad).toHaveBeenCalled()
+      expect(failed.status).toBe(503)
+      expect(failed.data.message.title).toBe('Error al cargar el perfil')
+      expect(JSON.stringify(failed.data)).not.toContain('connection reset')
     })
-    const partial = await viewProfile(target.userId, people.admin.cookie)
-    expect(partial.status).toBe(200)
-    expect(partial.data.member.name).toBe('Teresa Núñez')
-    expect(partial.data.roles).toBe('failed')
-    vi.restoreAllMocks()
+
+    test('roles that cannot be loaded leave the profile shown', async () => {
+      const original = rolesServer.getUserRoles
+      vi.spyOn(rolesServer, 'getUserRoles').mockImplementation(async (userId) => {
+        if (userId === target.userId) throw new Error('connection reset by peer')
+        return original(userId)
+      })
+      const partial = await viewProfile(target.userId, people.admin.cookie)
+      expect(partial.status).toBe(200)
+      expect(partial.data.member.name).toBe('Teresa Núñez')
+      expect(partial.data.roles).toBe('failed')
+    })
   })
 })
 
@@ -170,7 +175,7 @@ describe('admin controls', () => {
     expect(removed).toEqual([])
   })
 
-  test('two last admins removing themselves at the same moment leave one admin', async () => {
+  concurrencyTest('two last admins removing themselves at the same moment leave one admin', async () => {
     const [first, second] = [await createPersona('member'), await createPersona('member')]
     const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
     const before = await admins()
@@ -192,7 +197,7 @@ describe('admin controls', () => {
   })
 })
 
-test('two admins who demote each other at the same moment leave one admin', async () => {
+concurrencyTest('two admins who demote each other at the same moment leave one admin', async () => {
   const [first, second] = [await createPersona('member'), await createPersona('member')]
   const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
   const before = await admins()
