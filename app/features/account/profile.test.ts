@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { readdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { getEnv } from '~/platform/env.server'
 import { getDb } from '~/platform/db/client.server'
+import { auditLog } from '~/platform/audit/schema'
 import { profiles } from './schema'
 import * as perfilRoute from './profile.route'
 import * as uploadsRoute from '~/platform/storage/uploads.route'
@@ -221,13 +222,21 @@ describe('avatar upload', () => {
       'image/png',
       422,
     ],
-  ])('refuses %s with the spec message, storing nothing', async (_label, bytes, name, type, status) => {
-    const { cookie, userId } = await createConfirmedUser()
-    const outcome = await upload(uploadRequest(new Blob([bytes], { type }), name, { cookie }))
-    expect(outcome.status).toBe(status)
-    expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Por favor selecciona una imagen válida' } })
-    expect((await profileOf(userId)).avatarUrl).toBeNull()
-  })
+  ])(
+    'refuses %s with the spec message, storing nothing; a file that is no image at all is audited',
+    async (_label, bytes, name, type, status) => {
+      const { cookie, userId } = await createConfirmedUser()
+      const outcome = await upload(uploadRequest(new Blob([bytes], { type }), name, { cookie }))
+      expect(outcome.status).toBe(status)
+      expect(outcome.data).toMatchObject({ ok: false, message: { title: 'Por favor selecciona una imagen válida' } })
+      expect((await profileOf(userId)).avatarUrl).toBeNull()
+      const audited = await getDb()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'avatar_rejected'), eq(auditLog.actorUserId, userId)))
+      expect(audited).toHaveLength(status === 415 ? 1 : 0)
+    },
+  )
 
   test('refuses a file over 5 MB while streaming', async () => {
     const { cookie } = await createConfirmedUser()
