@@ -8,7 +8,6 @@ import path from 'node:path'
 import express from 'express'
 import { closeDatabase, openDatabase } from '~/platform/db/client.server'
 import { grantRoleByEmail } from '~/features/members/roles.server'
-import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
 import { getEnv } from '~/platform/env.server'
 import { newRequestId, runWithRequestId } from '~/platform/http/request-context.server'
 import { logger } from '~/platform/logger.server'
@@ -26,7 +25,15 @@ import { scheduleDigests } from '~/features/notifications/digest.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'
-import { allowedMethods, bodySizeLimit, sameOriginWrites, securityHeaders, TOKEN_AUTHENTICATED_PATHS, trustProxySetting } from './security'
+import {
+  allowedMethods,
+  bodySizeLimit,
+  sameOriginWrites,
+  securityHeaders,
+  TOKEN_AUTHENTICATED_PATHS,
+  trustedClientIp,
+  trustProxySetting,
+} from './security'
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -143,9 +150,8 @@ export function createApp({ development }: { development: boolean }) {
       connectSources: env.MUX_TOKEN_ID ? ['https://storage.googleapis.com', 'https://*.mux.com'] : [],
     }),
   )
+  app.use(trustedClientIp())
   app.use((req, res, next) => {
-    // One trustworthy client address for rate limits and sessions; a client cannot set it.
-    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
     // Every log line of this request carries its id; the browser gets it to quote.
     const requestId = newRequestId()
     res.setHeader('X-Request-Id', requestId)

@@ -1,8 +1,18 @@
+import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { request as httpRequest } from 'node:http'
-import { allowedMethods, bodySizeLimit, sameOriginWrites, securityHeaders, TOKEN_AUTHENTICATED_PATHS, trustProxySetting } from './security'
+import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
+import {
+  allowedMethods,
+  bodySizeLimit,
+  sameOriginWrites,
+  securityHeaders,
+  TOKEN_AUTHENTICATED_PATHS,
+  trustedClientIp,
+  trustProxySetting,
+} from './security'
 
 let baseUrl: string
 let close: () => void
@@ -20,6 +30,17 @@ beforeAll(async () => {
   close = () => server.close()
 })
 afterAll(() => close())
+
+/** One GET of `/` from `app`, listening on a throwaway port of 127.0.0.1. */
+async function fetchOnce(app: express.Express, headers: Record<string, string> = {}) {
+  const server = app.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  try {
+    return await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers })
+  } finally {
+    server.close()
+  }
+}
 
 describe('security headers', () => {
   test('a strict CSP with a fresh nonce per request, and the other headers', async () => {
@@ -47,10 +68,7 @@ describe('security headers', () => {
     const app = express()
     app.use(securityHeaders({ development: false, https: false, frameSources: ['https://open.spotify.com'] }))
     app.get('/', (_req, res) => res.send('ok'))
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise((resolve) => server.once('listening', resolve))
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
-    server.close()
+    const response = await fetchOnce(app)
     expect(response.headers.get('content-security-policy')).toContain("frame-src 'self' https://open.spotify.com;")
   })
 
@@ -58,10 +76,7 @@ describe('security headers', () => {
     const app = express()
     app.use(securityHeaders({ development: false, https: true }))
     app.get('/', (_req, res) => res.send('ok'))
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise((resolve) => server.once('listening', resolve))
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
-    server.close()
+    const response = await fetchOnce(app)
     expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
   })
 })
@@ -94,7 +109,7 @@ describe('same-origin writes', () => {
     expect((await post('/auth', { Referer: 'no es una url' })).status).toBe(403)
   })
 
-  test('a mail client’s one-click unsubscribe (RFC 8058: no Origin, no cookie) reaches its signed link; nothing else near it does', async () => {
+  test('a mail client’s one-click unsubscribe (RFC 8058: no Origin, no cookie) passes: /correo/baja/ is exempt from the origin check, nothing else near it is', async () => {
     const oneClick = await fetch(`${baseUrl}/correo/baja/token.firma`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -205,12 +220,25 @@ describe('TRUST_PROXY', () => {
     const app = express()
     app.set('trust proxy', trustProxySetting('1'))
     app.get('/', (req, res) => res.send(req.ip))
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise((resolve) => server.once('listening', resolve))
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
-      headers: { 'X-Forwarded-For': '198.51.100.4' },
-    })
-    server.close()
-    expect(await response.text()).toBe('198.51.100.4')
+    expect(await (await fetchOnce(app, { 'X-Forwarded-For': '198.51.100.4' })).text()).toBe('198.51.100.4')
+  })
+})
+
+describe('client address', () => {
+  // What rate limits, sessions and the localhost-only test checkout read as the client's address.
+  const addressSeenBehind = async (trustProxy: string | undefined, headers: Record<string, string>) => {
+    const app = express()
+    if (trustProxy) app.set('trust proxy', trustProxySetting(trustProxy))
+    app.use(trustedClientIp())
+    app.get('/', (req, res) => res.send(req.headers[CLIENT_IP_HEADER]))
+    return (await fetchOnce(app, headers)).text()
+  }
+
+  test(`a client cannot choose it by sending ${CLIENT_IP_HEADER}: it is the socket's address`, async () => {
+    expect(await addressSeenBehind(undefined, { [CLIENT_IP_HEADER]: '198.51.100.9' })).toBe('127.0.0.1')
+  })
+
+  test(`behind TRUST_PROXY it is the address the proxy reports, whatever ${CLIENT_IP_HEADER} says`, async () => {
+    expect(await addressSeenBehind('1', { [CLIENT_IP_HEADER]: '127.0.0.1', 'X-Forwarded-For': '198.51.100.4' })).toBe('198.51.100.4')
   })
 })

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { NextFunction, Request, Response } from 'express'
+import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
 
 /**
  * Security headers for every response, and a fresh nonce for the page's inline
@@ -127,6 +128,18 @@ export function bodySizeLimit({ maxBytes }: { maxBytes: number }) {
       res.status(413).type('text/plain; charset=utf-8').send('Solicitud rechazada: el contenido es demasiado grande')
       return
     }
+    next()
+  }
+}
+
+/**
+ * One trustworthy client address for rate limits, sessions and the localhost-only test checkout:
+ * the socket's, or what the trusted proxy reports (`trust proxy`, from TRUST_PROXY). Whatever
+ * the client sent under that header is overwritten, so it cannot choose its own address.
+ */
+export function trustedClientIp() {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
     next()
   }
 }

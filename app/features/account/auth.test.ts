@@ -320,9 +320,16 @@ describe("better-auth's own endpoints", () => {
     expect(await getDb().select().from(user).where(eq(user.email, email))).toEqual([])
   })
 
-  test('the e-mail confirmation link still reaches better-auth', async () => {
-    const outcome = await apiLoader(new Request('http://localhost:3000/api/auth/verify-email?token=forged&callbackURL=%2Fauth'))
-    expect(outcome.status).not.toBe(404)
+  test('the e-mail confirmation link still reaches better-auth through this route; a forged one is sent back to /auth with an error, not a 5xx', async () => {
+    const fields = signUpFields()
+    await authAction(formRequest('/auth', fields))
+    const confirmed = await apiLoader(new Request(firstLink((await latestMailTo(fields.email, 'Confirma tu email'))!.text)))
+    expect(confirmed).toMatchObject({ status: 302, location: '/auth?confirmacion=1' })
+    expect((await getDb().select({ emailVerified: user.emailVerified }).from(user).where(eq(user.email, fields.email)))[0]).toEqual({
+      emailVerified: true,
+    })
+    const forged = await apiLoader(new Request('http://localhost:3000/api/auth/verify-email?token=forged&callbackURL=%2Fauth'))
+    expect(forged).toMatchObject({ status: 302, location: '/auth?error=INVALID_TOKEN' })
   })
 })
 

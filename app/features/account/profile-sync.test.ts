@@ -6,7 +6,7 @@ import { profiles } from './schema'
 import { user, userRoles } from '~/platform/auth/schema'
 import { changeRole } from '~/features/members/roles.server'
 import { onConfirmedSignIn } from './profile.server'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 
 useTestDatabase()
 
@@ -65,7 +65,7 @@ describe('profile sync after the first confirmed sign-in', () => {
     expect(await profileOf(userId)).toMatchObject({ firstName: null, lastName: null })
   })
 
-  test('queues the welcome e-mail exactly once, even when sign-ins race', async () => {
+  concurrencyTest('queues the welcome e-mail exactly once, even when sign-ins race', async () => {
     const userId = await insertUser({ firstName: 'Iris', lastName: 'Paz' })
     await Promise.all([onConfirmedSignIn(userId), onConfirmedSignIn(userId), onConfirmedSignIn(userId)])
     await onConfirmedSignIn(userId)

@@ -53,13 +53,21 @@ const checkout = (plan: string, cookie?: string) =>
 const portal = (cookie?: string) =>
   run(() => portalRoute.action({ request: formRequest('/billing/portal', { intent: 'portal' }, { cookie }), params: {}, context } as any))
 
-function webhook(payload: object, { secret = WEBHOOK_SECRET, timestamp }: { secret?: string; timestamp?: number } = {}) {
+/** A signed delivery; `tamper` changes the body after it was signed. */
+function webhook(
+  payload: object,
+  {
+    secret = WEBHOOK_SECRET,
+    timestamp,
+    tamper = (body) => body,
+  }: { secret?: string; timestamp?: number; tamper?: (body: string) => string } = {},
+) {
   const body = JSON.stringify(payload)
   const signature = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp })
   const request = new Request('http://localhost:3000/api/webhooks/stripe', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-    body,
+    body: tamper(body),
   })
   return run(() => webhookRoute.action({ request, params: {}, context } as any))
 }
@@ -195,6 +203,15 @@ describe('webhooks', () => {
   test('a missing signature or a tampered body is refused', async () => {
     const request = new Request('http://localhost:3000/api/webhooks/stripe', { method: 'POST', body: '{}' })
     expect((await run(() => webhookRoute.action({ request, params: {}, context } as any))).status).toBe(400)
+
+    const { userId, customerId } = await customerWithCheckout()
+    fake.subscriptions.push({ id: `sub_${userId}`, customer: customerId, status: 'active', current_period_end: inAMonth() })
+    // One byte changed after signing, in the event id: still an event that would grant premium.
+    const tampered = await webhook(event('customer.subscription.created', { customer: customerId }), {
+      tamper: (body) => body.replace('evt_test_', 'evt_tesT_'),
+    })
+    expect(tampered.status).toBe(400)
+    expect((await premiumOf(userId)).isPremium).toBe(false)
   })
 
   test('a stale timestamp (replay) is refused', async () => {

@@ -9,9 +9,10 @@ import { getDb } from '~/platform/db/client.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import * as layoutRoute from '~/features/community/layout.route'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { createPeople, type People, type Persona } from '../../../tests/setup/members'
 import { BASE_URL, formRequest, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
+import { newSession } from '../../../tests/setup/sessions'
 import * as tabRoute from './ceo-sessions.route'
 import * as commentsRoute from './comments.route'
 import { ceoSessionComments, ceoSessions } from './schema'
@@ -163,17 +164,27 @@ describe('creating a session', () => {
   })
 
   test.each([
-    ['a duration that is not a whole number', { durationMinutes: '1.5' }, 'durationMinutes'],
-    ['a date that does not exist', { sessionDate: '2026-02-30T10:00' }, 'sessionDate'],
-    ['no video', { videoSize: '' }, 'videoSize'],
-    ['a video over 500 MB', { videoSize: String(500 * 1_048_576 + 1) }, 'videoSize'],
-    ['a file that is not a video', { videoType: 'application/pdf' }, 'videoType'],
-  ])('%s is refused', async (_name, override, field) => {
+    [
+      'a duration that is not a whole number',
+      { durationMinutes: '1.5' },
+      'durationMinutes',
+      'La duración debe ser un número entero de minutos',
+    ],
+    ['a date that does not exist', { sessionDate: '2026-02-30T10:00' }, 'sessionDate', 'Fecha no válida'],
+    ['no video', { videoSize: '' }, 'videoSize', 'El video es obligatorio'],
+    ['a video over 500 MB', { videoSize: String(500 * 1_048_576 + 1) }, 'videoSize', 'Archivo muy grande. El límite máximo es 500MB.'],
+    [
+      'a file that is not a video',
+      { videoType: 'application/pdf' },
+      'videoType',
+      'Tipo de archivo inválido. Solo se permiten videos MP4, WebM o MOV.',
+    ],
+  ])('%s is refused with its field message', async (_name, override, field, message) => {
     const outcome = await tabAction(
       multipart('/comunidad/sesiones', { intent: 'create-session', ...FIELDS, ...override }, {}, people.admin.cookie),
     )
     expect(outcome.status).toBe(400)
-    expect(outcome.data.submission.error[field]).toBeTruthy()
+    expect(outcome.data.submission.error[field]).toEqual([message])
   })
 
   test("a PDF that is not a PDF is refused with the spec's message and leaves nothing behind", async () => {
@@ -305,16 +316,18 @@ describe('authorization matrix', () => {
 
   const CAN_DELETE: Record<Persona, number> = { anonymous: 302, member: 403, premium: 403, moderator: 403, admin: 200 }
   test.each(Object.entries(CAN_DELETE))('delete a session as %s → %i', async (persona, status) => {
-    const target = persona === 'admin' ? sessionId : sessionId
+    const { sessionId: target } = await newSession(people.admin.userId!)
     const outcome = await tabAction(
       formRequest('/comunidad/sesiones', { intent: 'delete-session', sessionId: target }, { cookie: people[persona as Persona].cookie }),
     )
     expect(outcome.status).toBe(status)
+    const rows = await getDb().select({ id: ceoSessions.id }).from(ceoSessions).where(eq(ceoSessions.id, target))
+    expect(rows).toHaveLength(status === 200 ? 0 : 1)
   })
 })
 
 describe('the video page', () => {
-  test('each opening counts one view, also when many open it at once', async () => {
+  concurrencyTest('each opening counts one view, also when many open it at once', async () => {
     const sessionId = await createPublished({ title: 'Vistas concurrentes' })
     await Promise.all(Array.from({ length: 20 }, () => videoLoader(sessionId, people.premium.cookie)))
     const [row] = await getDb().select({ viewCount: ceoSessions.viewCount }).from(ceoSessions).where(eq(ceoSessions.id, sessionId))

@@ -63,33 +63,46 @@ describe('managing events', () => {
   })
 
   test.each([
-    ['no title', { title: ' ' }, 'title'],
-    ['no short description', { description: '' }, 'description'],
-    ['no date', { eventDate: '' }, 'eventDate'],
-    ['a date that does not exist', { eventDate: '2027-02-30T10:00' }, 'eventDate'],
-    ['an unknown type', { eventType: 'fiesta' }, 'eventType'],
-    ['a maximum that is not a whole number', { maxAttendees: '2.5' }, 'maxAttendees'],
-    ['an external link that is not a URL', { externalLink: 'javascript:alert(1)' }, 'externalLink'],
-    ['an unknown time zone', { timeZone: 'Mars/Olympus' }, 'timeZone'],
-  ])('%s is refused with a field error', async (_name, override, field) => {
+    ['no title', { title: ' ' }, 'title', 'Este campo es obligatorio'],
+    ['no short description', { description: '' }, 'description', 'Este campo es obligatorio'],
+    ['no date', { eventDate: '' }, 'eventDate', 'Este campo es obligatorio'],
+    ['a date that does not exist', { eventDate: '2027-02-30T10:00' }, 'eventDate', 'Fecha no válida'],
+    ['an unknown type', { eventType: 'fiesta' }, 'eventType', 'Elige el tipo de evento'],
+    ['a maximum that is not a whole number', { maxAttendees: '2.5' }, 'maxAttendees', 'El máximo de asistentes debe ser un número entero'],
+    [
+      'an external link that is not a URL',
+      { externalLink: 'javascript:alert(1)' },
+      'externalLink',
+      'El enlace externo debe ser una URL válida (http o https)',
+    ],
+    ['an unknown time zone', { timeZone: 'Mars/Olympus' }, 'timeZone', 'Zona horaria no válida'],
+  ])('%s is refused with its field message', async (_name, override, field, message) => {
     const outcome = await act({ intent: 'create-event', ...FIELDS, ...override }, people.admin.cookie)
     expect(outcome.status).toBe(400)
     expect(outcome.data.message.title).toBe('No se pudo crear el evento')
-    expect(outcome.data.submission.error[field]).toBeTruthy()
+    expect(outcome.data.submission.error[field]).toEqual([message])
   })
 
   const CAN_MANAGE: Record<Persona, number> = { anonymous: 302, member: 403, premium: 403, moderator: 200, admin: 200 }
   test.each(Object.entries(CAN_MANAGE))('create, edit and delete an event as %s → %i', async (persona, status) => {
     const cookie = people[persona as Persona].cookie
-    expect((await act({ intent: 'create-event', ...FIELDS }, cookie)).status).toBe(status)
+    const allowed = status === 200
+    const titled = (title: string) => getDb().select({ id: events.id }).from(events).where(eq(events.title, title))
+    expect((await act({ intent: 'create-event', ...FIELDS, title: `Creado por ${persona}` }, cookie)).status).toBe(status)
+    expect(await titled(`Creado por ${persona}`)).toHaveLength(allowed ? 1 : 0)
+
     const eventId = await newEvent({ title: `Para ${persona}` })
-    const edited = await act({ intent: 'update-event', eventId, ...FIELDS, title: 'Editado' }, cookie)
+    const titleNow = async () => (await getDb().select({ title: events.title }).from(events).where(eq(events.id, eventId)))[0]?.title
+    const edited = await act({ intent: 'update-event', eventId, ...FIELDS, title: `Editado por ${persona}` }, cookie)
     expect(edited.status).toBe(status)
     if (status === 200) expect(edited.data.message.title).toBe('Evento actualizado exitosamente')
     if (status === 403) expect(edited.data.message.title).toBe('Error al actualizar el evento')
+    expect(await titleNow()).toBe(allowed ? `Editado por ${persona}` : `Para ${persona}`)
+
     const removed = await act({ intent: 'delete-event', eventId }, cookie)
     expect(removed.status).toBe(status)
     if (status === 200) expect(removed.data.message.title).toBe('Evento eliminado')
+    expect(await titleNow()).toBe(allowed ? undefined : `Para ${persona}`)
   })
 
   test('unknown events: 404 with the spec-like message', async () => {

@@ -4,7 +4,7 @@ import { notifications } from '~/features/notifications/schema'
 import { getDb } from '~/platform/db/client.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { jobs } from '~/platform/jobs/schema'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { createPersona } from '../../../tests/setup/members'
 import { createEvent, type EventFields, getEvent, toggleRegistration, updateEvent } from './events.server'
 import { eventAttendees, events } from './schema'
@@ -41,7 +41,7 @@ async function members(n: number) {
 }
 
 describe('registration with capacity', () => {
-  test('fifty members registering at once for ten places: ten registered, forty queued in order, never more', async () => {
+  concurrencyTest('fifty members registering at once for ten places: ten registered, forty queued in order, never more', async () => {
     const eventId = await createEvent(fields({ maxAttendees: 10 }), admin.userId!)
     const people = await members(50)
     const outcomes = await Promise.all(people.map((userId) => toggleRegistration(eventId, userId)))

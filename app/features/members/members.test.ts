@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { communityPosts } from '~/features/feed/schema'
@@ -11,7 +11,7 @@ import * as memberRoute from './member.route'
 import * as profileServer from '~/features/account/profile.server'
 import * as rolesServer from './roles.server'
 import { can } from '~/platform/auth/capabilities'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { completeProfile, createPersona, type Persona } from '../../../tests/setup/members'
 import { createConfirmedUser, formRequest, getRequest, readToast, run } from '../../../tests/setup/requests'
 
@@ -80,28 +80,33 @@ describe('viewing a member profile (/usuario/:id)', () => {
     expect(outcome.data.message.title).toBe('Usuario no encontrado')
   })
 
-  test("a profile that cannot be loaded reaches the page's error boundary (it says so); roles that cannot be loaded leave the profile shown", async () => {
-    // The guard loads the viewer's own profile through the same function: only the target's fails.
-    const original = profileServer.getProfileByUserId
-    const profileLoad = vi.spyOn(profileServer, 'getProfileByUserId').mockImplementation(async (userId) => {
-      if (userId === target.userId) throw new Error('connection reset by peer')
-      return original(userId)
-    })
-    // Not swallowed into an empty page: the error reaches the route's boundary ('Error al cargar el perfil').
-    await expect(viewProfile(target.userId, people.premium.cookie)).rejects.toThrow('connection reset by peer')
-    expect(profileLoad).toHaveBeenCalled()
-    profileLoad.mockRestore()
+  describe('when a read fails', () => {
+    // Spies on modules every later test file of this worker shares (isolate: false): gone even after a failure.
+    afterEach(() => vi.restoreAllMocks())
 
-    const originalRoles = rolesServer.getUserRoles
-    vi.spyOn(rolesServer, 'getUserRoles').mockImplementation(async (userId) => {
-      if (userId === target.userId) throw new Error('connection reset by peer')
-      return originalRoles(userId)
+    test("a profile that cannot be loaded reaches the page's error boundary (which says 'Error al cargar el perfil')", async () => {
+      // The guard loads the viewer's own profile through the same function: only the target's fails.
+      const original = profileServer.getProfileByUserId
+      const profileLoad = vi.spyOn(profileServer, 'getProfileByUserId').mockImplementation(async (userId) => {
+        if (userId === target.userId) throw new Error('connection reset by peer')
+        return original(userId)
+      })
+      // Not swallowed into an empty page: the error reaches the route's boundary.
+      await expect(viewProfile(target.userId, people.premium.cookie)).rejects.toThrow('connection reset by peer')
+      expect(profileLoad).toHaveBeenCalled()
     })
-    const partial = await viewProfile(target.userId, people.admin.cookie)
-    expect(partial.status).toBe(200)
-    expect(partial.data.member.name).toBe('Teresa Núñez')
-    expect(partial.data.roles).toBe('failed')
-    vi.restoreAllMocks()
+
+    test('roles that cannot be loaded leave the profile shown', async () => {
+      const original = rolesServer.getUserRoles
+      vi.spyOn(rolesServer, 'getUserRoles').mockImplementation(async (userId) => {
+        if (userId === target.userId) throw new Error('connection reset by peer')
+        return original(userId)
+      })
+      const partial = await viewProfile(target.userId, people.admin.cookie)
+      expect(partial.status).toBe(200)
+      expect(partial.data.member.name).toBe('Teresa Núñez')
+      expect(partial.data.roles).toBe('failed')
+    })
   })
 })
 
@@ -168,7 +173,7 @@ describe('admin controls', () => {
     expect(removed).toEqual([])
   })
 
-  test('two last admins removing themselves at the same moment leave one admin', async () => {
+  concurrencyTest('two last admins removing themselves at the same moment leave one admin', async () => {
     const [first, second] = [await createPersona('member'), await createPersona('member')]
     const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
     const before = await admins()
@@ -190,7 +195,7 @@ describe('admin controls', () => {
   })
 })
 
-test('two admins who demote each other at the same moment leave one admin', async () => {
+concurrencyTest('two admins who demote each other at the same moment leave one admin', async () => {
   const [first, second] = [await createPersona('member'), await createPersona('member')]
   const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
   const before = await admins()

@@ -9,7 +9,7 @@ import * as profileRoute from '~/features/account/profile.route'
 import * as rootRoute from '~/root'
 import { getCurrentUser, requireAccess, requireAdmin, safeRedirect } from './guards.server'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { completeProfile } from '../../../tests/setup/members'
+import { completeProfile, createPersona } from '../../../tests/setup/members'
 import { createConfirmedUser, getRequest, run } from '../../../tests/setup/requests'
 
 useTestDatabase()
@@ -80,10 +80,11 @@ describe('guards at the top of every loader', () => {
     expect(() => requireAccess(adminUser)).not.toThrow()
   })
 
-  test('requireAdmin refuses members and moderators with 403', async () => {
-    const moderator = await createConfirmedUser()
-    await getDb().insert(userRoles).values({ userId: moderator.userId, role: 'moderator' })
-    expect((await run(() => requireAdmin(getRequest('/x', { cookie: moderator.cookie })))).status).toBe(403)
+  test('requireAdmin refuses members and moderators with 403 and lets an admin through', async () => {
+    for (const persona of ['member', 'premium', 'moderator', 'admin'] as const) {
+      const { cookie } = await createPersona(persona)
+      expect((await run(() => requireAdmin(getRequest('/x', { cookie })))).status, persona).toBe(persona === 'admin' ? 200 : 403)
+    }
     expect((await run(() => requireAdmin(getRequest('/x')))).status).toBe(302)
   })
 

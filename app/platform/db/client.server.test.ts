@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -34,11 +34,13 @@ describe('embedded database', () => {
 
   test('takes over a stale lock left by a process that died', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'db-stale-')), 'db')
-    writeFileSync(`${dataDir}.lock`, '999999')
+    // A pid that certainly ran and is certainly gone: a child that has exited.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid
+    writeFileSync(`${dataDir}.lock`, String(dead))
     // From the suite's migrated template: this test is about the lock, the first one about migrating.
     const templateFile = process.env.TEST_DATABASE_TEMPLATE
     const template = templateFile && !process.env.DATABASE_URL ? new Blob([readFileSync(templateFile)]) : undefined
-    const database = await openDatabase({ kind: 'pglite', dataDir, template })
-    expect(database.kind).toBe('pglite')
+    expect((await openDatabase({ kind: 'pglite', dataDir, template })).kind).toBe('pglite')
+    expect(readFileSync(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid))
   })
 })

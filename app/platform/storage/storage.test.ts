@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -50,7 +50,8 @@ async function readAll(stream: ReadableStream<Uint8Array>) {
   return Buffer.from(await new Response(stream).arrayBuffer())
 }
 
-async function exercise(storage: FileStorage) {
+/** `outside` is a `..` key that would reach a file stored outside the storage's folder or bucket. */
+async function exercise(storage: FileStorage, outside: string) {
   const key = `avatars/${crypto.randomUUID()}/avatar_1.webp`
   await storage.put(key, Buffer.from('RIFF....WEBPdata'), 'image/webp')
   const file = await storage.get(key)
@@ -58,13 +59,16 @@ async function exercise(storage: FileStorage) {
   expect((await readAll(file!.body)).toString()).toBe('RIFF....WEBPdata')
   await storage.delete(key)
   expect(await storage.get(key)).toBeNull()
-  expect(await storage.get('avatars/../../etc/passwd')).toBeNull()
+  expect(await storage.get(outside)).toBeNull()
+  expect(await storage.size(outside)).toBeNull()
   await expect(storage.put('../escape.webp', Buffer.from('x'), 'image/webp')).rejects.toThrow(/Invalid storage key/)
 }
 
 describe('local disk storage', () => {
   test('stores, reads, deletes, and refuses keys that leave its folder', async () => {
-    await exercise(localStorage(mkdtempSync(path.join(tmpdir(), 'uploads-'))))
+    const parent = mkdtempSync(path.join(tmpdir(), 'storage-'))
+    writeFileSync(path.join(parent, 'secret.webp'), 'fuera')
+    await exercise(localStorage(path.join(parent, 'uploads')), 'avatars/../../secret.webp')
   })
 })
 
@@ -87,7 +91,11 @@ describe('S3 storage through the real SDK', () => {
       secretAccessKey: 'secret',
       forcePathStyle: true,
     })
-    await exercise(storage)
+    // A server that resolves dots in the path (as this fake does, and a proxy before a bucket may) would answer
+    // a `..` key from another bucket.
+    fake.objects.set('/other/secret.webp', { body: Buffer.from('fuera'), contentType: 'image/webp' })
+    await exercise(storage, 'avatars/../../other/secret.webp')
+    fake.objects.delete('/other/secret.webp')
     const put = fake.requests.find((request) => request.method === 'PUT')!
     expect(put.url).toMatch(/^\/circulo\/avatars\/[0-9a-f-]+\/avatar_1\.webp/)
     expect(put.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIATEST\//)
