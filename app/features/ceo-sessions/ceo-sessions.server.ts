@@ -8,10 +8,12 @@ import { downloadName, isPdf } from '~/platform/storage/file-types.server'
 import { encodeThumbnail, encodeUploadedImage } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
-import { saveProgress, toggleSessionLike } from './library.server'
+import { commentHandlers } from '~/features/community/comments/comments.server'
+import { toggleLike } from '~/features/community/comments/likes.server'
+import { saveProgress } from './library.server'
 import { CAPTIONS_MAX_BYTES, PDF_MAX_BYTES, SESSION_MESSAGES, THUMBNAIL_MAX_BYTES, tooLarge } from './limits'
 import { SessionIntent } from './schemas'
-import { addSessionComment, deleteSessionComment, getSessionComment, updateSessionComment } from './session-comments.server'
+import { sessionComments, sessionLikeable } from './session-comments.server'
 import { createSession, deleteSession, getSessionRecord, replaceVideo, type SessionFiles, updateSession } from './sessions.server'
 
 type Input<K extends SessionIntent['intent']> = Extract<SessionIntent, { intent: K }>
@@ -45,9 +47,7 @@ export function sessionAction(request: Request, user: CurrentUser) {
       },
       'delete-session': { invalid: SESSION_MESSAGES.deleteFailed, run: (input) => deleteIntent(user, input) },
       'like-session': { invalid: SESSION_MESSAGES.reaction, run: (input) => likeIntent(user, input) },
-      'add-comment': { invalid: 'No se pudo añadir el comentario', run: (input) => addCommentIntent(user, input) },
-      'update-comment': { invalid: 'No se pudieron guardar los cambios', run: (input) => updateCommentIntent(user, input) },
-      'delete-comment': { invalid: 'No se pudo eliminar el comentario', run: (input) => deleteCommentIntent(user, input) },
+      ...commentHandlers(sessionComments, user),
       'save-progress': { invalid: REQUEST_MESSAGES.invalid, run: (input) => progressIntent(user, input) },
     },
     {
@@ -126,41 +126,8 @@ async function publishedSession(sessionId: string, message: string) {
 async function likeIntent(user: CurrentUser, input: Input<'like-session'>) {
   requireAccess(user, 'Necesitas acceso premium para dar like')
   const session = await publishedSession(input.sessionId, SESSION_MESSAGES.reaction)
-  return success({ sessionId: session.id, ...(await toggleSessionLike(session.id, user.id)) })
-}
-
-async function addCommentIntent(user: CurrentUser, input: Input<'add-comment'>) {
-  requireAccess(user, 'Necesitas acceso premium para comentar')
-  const failure = input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario'
-  await enforceRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
-  const commentId = await addSessionComment({
-    sessionId: input.sessionId,
-    userId: user.id,
-    content: input.content,
-    parentCommentId: input.parentCommentId ?? null,
-    actorName: displayName(user.profile),
-  })
-  if (!commentId) refuse(404, failure, { detail: { sessionId: input.sessionId, parentCommentId: input.parentCommentId } })
-  return success({ sessionId: input.sessionId, commentId }, { title: input.parentCommentId ? 'Respuesta añadida' : 'Comentario añadido' })
-}
-
-async function updateCommentIntent(user: CurrentUser, input: Input<'update-comment'>) {
-  requireAccess(user)
-  const comment = await getSessionComment(input.commentId)
-  if (!comment) refuse(404, 'No se pudieron guardar los cambios')
-  if (comment.userId !== user.id) refuse(403, 'No se pudieron guardar los cambios', { detail: { commentId: comment.id } })
-  await updateSessionComment(comment.id, input.content)
-  return success({ sessionId: comment.sessionId, commentId: comment.id }, { title: 'Comentario actualizado' })
-}
-
-async function deleteCommentIntent(user: CurrentUser, input: Input<'delete-comment'>) {
-  const comment = await getSessionComment(input.commentId)
-  if (!comment) refuse(404, 'No se pudo eliminar el comentario')
-  if (comment.userId !== user.id && !can(user, 'moderate-content')) {
-    refuse(403, 'No se pudo eliminar el comentario', { detail: { commentId: comment.id } })
-  }
-  await deleteSessionComment(comment.id)
-  return success({ sessionId: comment.sessionId, commentId: comment.id }, { title: 'Comentario eliminado' })
+  const result = await toggleLike(sessionLikeable, { id: session.id, userId: user.id, actorName: displayName(user.profile) })
+  return success({ sessionId: session.id, ...result })
 }
 
 async function progressIntent(user: CurrentUser, input: Input<'save-progress'>) {

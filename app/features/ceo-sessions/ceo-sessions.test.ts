@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { eq } from 'drizzle-orm'
+import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { pixelBombPng } from '../../../tests/setup/images'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { linkOf } from '~/features/notifications/grouping'
 import { notifications } from '~/features/notifications/schema'
 import { getDb } from '~/platform/db/client.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
@@ -15,7 +16,7 @@ import { BASE_URL, formRequest, getRequest, run, TEST_IP } from '../../../tests/
 import { newSession } from '../../../tests/setup/sessions'
 import * as tabRoute from './ceo-sessions.route'
 import * as commentsRoute from './comments.route'
-import { ceoSessionComments, ceoSessions } from './schema'
+import { ceoSessionComments, ceoSessionLikes, ceoSessions } from './schema'
 import { handleVideoUpload } from './video-upload.server'
 import * as videoRoute from './video.route'
 
@@ -338,17 +339,30 @@ describe('the video page', () => {
     expect(after!.viewCount).toBe(20)
   })
 
-  test('likes toggle and the count never goes below 0, also with concurrent clicks', async () => {
+  test('likes toggle, the count never goes below 0, and a stale second unlike does nothing', async () => {
     const sessionId = await createPublished({ title: 'Likes' })
-    const clicks = await Promise.all(
-      Array.from({ length: 6 }, () => videoAction(sessionId, { intent: 'like-session', sessionId }, people.premium.cookie)),
-    )
-    expect(clicks.every((click) => click.status === 200)).toBe(true)
-    const [row] = await getDb().select({ likeCount: ceoSessions.likeCount }).from(ceoSessions).where(eq(ceoSessions.id, sessionId))
-    expect([0, 1]).toContain(row!.likeCount)
-    const page = await videoLoader(sessionId, people.premium.cookie)
-    expect(page.data.session.likeCount).toBe(row!.likeCount)
-    expect(page.data.session.likedByMe).toBe(row!.likeCount === 1)
+    const like = () => videoAction(sessionId, { intent: 'like-session', sessionId }, people.premium.cookie)
+    expect((await like()).data).toMatchObject({ liked: true, likeCount: 1 })
+    expect((await like()).data).toMatchObject({ liked: false, likeCount: 0 })
+    await like()
+    await getDb().update(ceoSessions).set({ likeCount: 0 }).where(eq(ceoSessions.id, sessionId))
+    expect((await like()).data).toMatchObject({ liked: false, likeCount: 0 })
+  })
+
+  concurrencyTest('simultaneous likes from one member (double click, two tabs) keep the count equal to the likes', async () => {
+    const sessionId = await createPublished({ title: 'Likes a la vez' })
+    for (const round of [5, 6]) {
+      const clicks = await Promise.all(
+        Array.from({ length: round }, () => videoAction(sessionId, { intent: 'like-session', sessionId }, people.premium.cookie)),
+      )
+      expect(clicks.every((click) => click.status === 200)).toBe(true)
+      const [likes] = await getDb().select({ n: count() }).from(ceoSessionLikes).where(eq(ceoSessionLikes.sessionId, sessionId))
+      const [row] = await getDb().select({ likeCount: ceoSessions.likeCount }).from(ceoSessions).where(eq(ceoSessions.id, sessionId))
+      expect(row!.likeCount).toBe(likes!.n)
+      const page = await videoLoader(sessionId, people.premium.cookie)
+      expect(page.data.session.likeCount).toBe(likes!.n)
+      expect(page.data.session.likedByMe).toBe(likes!.n === 1)
+    }
   })
 
   test('replies go one level deep and notify the author replied to and the session creator', async () => {
@@ -388,6 +402,35 @@ describe('the video page', () => {
     // The creator (the admin) hears of the first comment once: not of their own reply, and the
     // reply to them already told them.
     expect(bells.filter((bell) => bell.type === 'session_comment').map((bell) => bell.userId)).toEqual([people.admin.userId])
+  })
+
+  test("each comment's notification names the comment, so its e-mail links to it; deleting the comment removes them", async () => {
+    const sessionId = await createPublished({ title: 'Enlaces exactos' })
+    const question = await videoAction(sessionId, { intent: 'add-comment', sessionId, content: 'Pregunta' }, people.premium.cookie)
+    const answer = await videoAction(
+      sessionId,
+      { intent: 'add-comment', sessionId, parentCommentId: question.data.commentId, content: 'Respuesta' },
+      people.admin.cookie,
+    )
+    // Everyone also heard of the session's publication ('new_session').
+    const aboutComments = async () =>
+      (await getDb().select().from(notifications).where(eq(notifications.relatedSessionId, sessionId))).filter(
+        (bell) => bell.type !== 'new_session',
+      )
+    const bells = await aboutComments()
+    expect(
+      bells.map(({ type, userId, relatedCommentId }) => ({ type, userId, relatedCommentId })).sort((a, b) => (a.type < b.type ? -1 : 1)),
+    ).toEqual([
+      { type: 'session_comment', userId: people.admin.userId, relatedCommentId: question.data.commentId },
+      { type: 'session_comment_reply', userId: people.premium.userId, relatedCommentId: answer.data.commentId },
+    ])
+    const reply = bells.find((bell) => bell.type === 'session_comment_reply')!
+    expect(linkOf(reply, { exactComment: true })).toBe(`/video/${sessionId}#comment-${answer.data.commentId}`)
+
+    expect(
+      (await videoAction(sessionId, { intent: 'delete-comment', commentId: question.data.commentId }, people.premium.cookie)).status,
+    ).toBe(200)
+    expect(await aboutComments()).toEqual([])
   })
 
   test('unknown, malformed and unpublished sessions are "Video no encontrado"', async () => {

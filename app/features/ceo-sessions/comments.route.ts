@@ -4,7 +4,8 @@ import { refuse } from '~/platform/http/responses.server'
 import { can } from '~/platform/auth/capabilities'
 import { getSessionRecord } from './sessions.server'
 import { SESSION_MESSAGES } from './limits'
-import { listSessionComments } from './session-comments.server'
+import { listComments } from '~/features/community/comments/comments.server'
+import { sessionComments } from './session-comments.server'
 import type { Route } from './+types/comments.route'
 
 /** A session's comments, for the panel of its page (reloaded after each change). */
@@ -17,5 +18,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!session || (session.publicationStatus !== 'published' && session.createdBy !== user.id && !can(user, 'manage-sessions'))) {
     refuse(404, SESSION_MESSAGES.notFound)
   }
-  return { comments: await listSessionComments(sessionId.data, user) }
+  return { comments: await listComments(sessionComments, sessionId.data, user) }
 }

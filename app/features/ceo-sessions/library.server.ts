@@ -207,38 +207,6 @@ export async function recordView(sessionId: string) {
   return row?.viewCount ?? null
 }
 
-/** Like or unlike; the counter moves with the like in one transaction and never below 0. */
-export async function toggleSessionLike(sessionId: string, userId: string) {
-  return getDb().transaction(async (tx) => {
-    const removed = await tx
-      .delete(ceoSessionLikes)
-      .where(and(eq(ceoSessionLikes.sessionId, sessionId), eq(ceoSessionLikes.userId, userId)))
-      .returning({ sessionId: ceoSessionLikes.sessionId })
-    if (removed.length) {
-      const [row] = await tx
-        .update(ceoSessions)
-        .set({ likeCount: sql`greatest(${ceoSessions.likeCount} - 1, 0)` })
-        .where(eq(ceoSessions.id, sessionId))
-        .returning({ likeCount: ceoSessions.likeCount })
-      return { liked: false, likeCount: row?.likeCount ?? 0 }
-    }
-    const added = await tx
-      .insert(ceoSessionLikes)
-      .values({ sessionId, userId })
-      .onConflictDoNothing()
-      .returning({ sessionId: ceoSessionLikes.sessionId })
-    const [row] = added.length
-      ? await tx
-          .update(ceoSessions)
-          .set({ likeCount: sql`${ceoSessions.likeCount} + 1` })
-          .where(eq(ceoSessions.id, sessionId))
-          .returning({ likeCount: ceoSessions.likeCount })
-      : // A concurrent request liked first: counted once.
-        await tx.select({ likeCount: ceoSessions.likeCount }).from(ceoSessions).where(eq(ceoSessions.id, sessionId))
-    return { liked: true, likeCount: row?.likeCount ?? 0 }
-  })
-}
-
 /** Where the member stopped watching; written at most as often as the player reports. */
 export async function saveProgress(sessionId: string, userId: string, positionSeconds: number) {
   await getDb()

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CommentContent } from '~/features/feed/schemas'
+import { commentIntents } from '~/features/community/comments/schemas'
 import { isCleanText, REQUIRED, requiredText } from '~/platform/http/text-fields'
 import { fromWallTime } from '~/platform/dates'
 import { SHORT_TEXT_MAX, TAG_MAX, TAGS_MAX, TEXT_MAX, TITLE_MAX, VIDEO_MAX_BYTES } from './limits'
@@ -77,22 +77,13 @@ const UpdateSessionSchema = SessionFieldsSchema.extend({
   videoType: videoDeclaration.videoType.optional().or(z.literal('').transform(() => undefined)),
 })
 
-const commentId = z.uuid('Comentario no válido')
-
 /** Every change to sessions, one object per intent of the sessions action. */
 export const SessionIntent = z.discriminatedUnion('intent', [
   CreateSessionSchema,
   UpdateSessionSchema,
   z.object({ intent: z.literal('delete-session'), sessionId }),
   z.object({ intent: z.literal('like-session'), sessionId }),
-  z.object({
-    intent: z.literal('add-comment'),
-    sessionId,
-    parentCommentId: z.preprocess((value) => (value === '' ? undefined : value), commentId.optional()),
-    content: CommentContent,
-  }),
-  z.object({ intent: z.literal('update-comment'), commentId, content: CommentContent }),
-  z.object({ intent: z.literal('delete-comment'), commentId }),
+  ...commentIntents({ sessionId }),
   z.object({
     intent: z.literal('save-progress'),
     sessionId,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { listComments, toCommentView } from './comments.server'
+import { listComments } from '~/features/community/comments/comments.server'
+import { postComments } from './comments.server'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
 import { refuse } from '~/platform/http/responses.server'
 import type { Route } from './+types/comments.route'
@@ -9,6 +10,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   const postId = z.uuid().safeParse(params.postId)
   if (!postId.success) refuse(404, 'Publicación no encontrada')
-  const comments = await listComments(postId.data, user.id)
-  return { comments: comments.map((comment) => toCommentView(comment, user)) }
+  return { comments: await listComments(postComments, postId.data, user) }
 }

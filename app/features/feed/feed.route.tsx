@@ -4,20 +4,11 @@ import { displayName } from '~/features/account/display-name'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
 import { handleIntent } from '~/platform/http/responses.server'
 import { ActionStatus } from '~/ui/action-status'
-import { listComments, toCommentView } from './comments.server'
+import { commentHandlers, listComments } from '~/features/community/comments/comments.server'
+import { postComments } from './comments.server'
 import { Composer, CreatePostForm } from './components/create-post'
 import { CategoryFilter, Feed, MAX_FEED_RELOAD } from './components/feed'
-import {
-  addCommentIntent,
-  createPostIntent,
-  deleteCommentIntent,
-  deletePostIntent,
-  likeCommentIntent,
-  likePostIntent,
-  pinPostIntent,
-  updateCommentIntent,
-  updatePostIntent,
-} from './feed.server'
+import { createPostIntent, deletePostIntent, likeCommentIntent, likePostIntent, pinPostIntent, updatePostIntent } from './feed.server'
 import { decodeCursor, FEED_PAGE_SIZE, listCategories, listFeed, toPostView } from './posts.server'
 import { ATTACHMENT_ERRORS, ATTACHMENT_LIMITS } from './limits'
 import { FeedIntent } from './schemas'
@@ -41,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [categories, feed, openComments] = await Promise.all([
     listCategories(),
     listFeed({ viewerId: user.id, categoryId, cursor: decodeCursor(params.get('cursor')), limit: feedPageSize(params.get('cantidad')) }),
-    openFor ? listComments(openFor, user.id) : null,
+    openFor ? listComments(postComments, openFor, user) : null,
   ])
   // A notification links to its post with the comments open; if the post is not on this page,
   // it is shown first.
@@ -55,8 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     categoryId,
     composing: params.get('nuevo') === '1',
     feed: { posts: feed.posts.map((post) => toPostView(post, user)), nextCursor: feed.nextCursor },
-    openComments:
-      openComments && openFor ? { postId: openFor, comments: openComments.map((comment) => toCommentView(comment, user)) } : null,
+    openComments: openComments && openFor ? { postId: openFor, comments: openComments } : null,
   }
 }
 
@@ -71,9 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
       'delete-post': { invalid: 'No se pudo eliminar el post', run: (input) => deletePostIntent(user, input) },
       'pin-post': { invalid: 'No se pudo modificar el post', run: (input) => pinPostIntent(user, input) },
       'like-post': { invalid: 'No se pudo procesar tu reacción', run: (input) => likePostIntent(user, input) },
-      'add-comment': { invalid: 'No se pudo añadir el comentario', run: (input) => addCommentIntent(user, input) },
-      'update-comment': { invalid: 'No se pudieron guardar los cambios', run: (input) => updateCommentIntent(user, input) },
-      'delete-comment': { invalid: 'No se pudo eliminar el comentario', run: (input) => deleteCommentIntent(user, input) },
+      ...commentHandlers(postComments, user),
       'like-comment': { invalid: 'No se pudo procesar tu reacción', run: (input) => likeCommentIntent(user, input) },
     },
     {

@@ -8,8 +8,10 @@ import { downloadName, sniffAttachment } from '~/platform/storage/file-types.ser
 import { encodeImageAttachment, encodeUploadedImage } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
-import { addComment, deleteComment, getComment, toggleCommentLike, updateComment } from './comments.server'
-import { categoryExists, createPost, deletePost, getPost, type NewAttachment, setPinned, togglePostLike, updatePost } from './posts.server'
+import { getComment } from '~/features/community/comments/comments.server'
+import { toggleLike } from '~/features/community/comments/likes.server'
+import { commentLikeable, postComments, postLikeable } from './comments.server'
+import { categoryExists, createPost, deletePost, getPost, type NewAttachment, setPinned, updatePost } from './posts.server'
 import { ATTACHMENT_ERRORS } from './limits'
 import type { FeedIntent } from './schemas'
 
@@ -110,49 +112,14 @@ export async function likePostIntent(user: CurrentUser, input: Input<'like-post'
   requireAccess(user, 'Necesitas acceso premium para dar like')
   const post = await getPost(input.postId)
   if (!post) refuse(404, 'No se pudo procesar tu reacción')
-  const result = await togglePostLike({ postId: post.id, userId: user.id, actorName: displayName(user.profile) })
+  const result = await toggleLike(postLikeable, { id: post.id, userId: user.id, actorName: displayName(user.profile) })
   return success({ postId: post.id, ...result })
-}
-
-export async function addCommentIntent(user: CurrentUser, input: Input<'add-comment'>) {
-  requireAccess(user, 'Necesitas acceso premium para comentar')
-  const failure = input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario'
-  await enforceRateLimits([{ key: `comment:${user.id}`, max: 60, windowSeconds: 10 * 60 }])
-  const commentId = await addComment({
-    postId: input.postId,
-    userId: user.id,
-    content: input.content,
-    parentCommentId: input.parentCommentId ?? null,
-    actorName: displayName(user.profile),
-  })
-  if (!commentId) refuse(404, failure, { detail: { postId: input.postId, parentCommentId: input.parentCommentId } })
-  return success({ postId: input.postId, commentId }, { title: input.parentCommentId ? 'Respuesta añadida' : 'Comentario añadido' })
-}
-
-export async function updateCommentIntent(user: CurrentUser, input: Input<'update-comment'>) {
-  requireAccess(user)
-  const comment = await getComment(input.commentId)
-  if (!comment) refuse(404, 'No se pudieron guardar los cambios')
-  // Only the author edits a comment.
-  if (comment.userId !== user.id) refuse(403, 'No se pudieron guardar los cambios', { detail: { commentId: comment.id } })
-  await updateComment(comment.id, input.content)
-  return success({ postId: comment.postId, commentId: comment.id }, { title: 'Comentario actualizado' })
-}
-
-export async function deleteCommentIntent(user: CurrentUser, input: Input<'delete-comment'>) {
-  const comment = await getComment(input.commentId)
-  if (!comment) refuse(404, 'No se pudo eliminar el comentario')
-  if (comment.userId !== user.id && !can(user, 'moderate-content')) {
-    refuse(403, 'No se pudo eliminar el comentario', { detail: { commentId: comment.id } })
-  }
-  await deleteComment(comment.id)
-  return success({ postId: comment.postId, commentId: comment.id }, { title: 'Comentario eliminado' })
 }
 
 export async function likeCommentIntent(user: CurrentUser, input: Input<'like-comment'>) {
   requireAccess(user, 'Necesitas acceso premium para dar like')
-  const comment = await getComment(input.commentId)
+  const comment = await getComment(postComments, input.commentId)
   if (!comment) refuse(404, 'No se pudo procesar tu reacción')
-  const result = await toggleCommentLike({ commentId: comment.id, userId: user.id, actorName: displayName(user.profile) })
-  return success({ postId: comment.postId, commentId: comment.id, ...result })
+  const result = await toggleLike(commentLikeable, { id: comment.id, userId: user.id, actorName: displayName(user.profile) })
+  return success({ postId: comment.targetId, commentId: comment.id, ...result })
 }

@@ -433,6 +433,24 @@ describe('notifications from feed actions', () => {
     })
   })
 
+  test("deleting a comment takes its notifications and its replies' with it, and the bell's count follows", async () => {
+    const author = await createPersona('premium')
+    const fan = await createPersona('premium')
+    const postId = await createPost(author.cookie!)
+    const comment = await feedAction({ intent: 'add-comment', postId, content: 'Hola' }, fan.cookie)
+    await feedAction({ intent: 'add-comment', postId, parentCommentId: comment.data.commentId, content: 'Gracias' }, author.cookie)
+    await feedAction({ intent: 'like-comment', commentId: comment.data.commentId }, author.cookie)
+    expect((await inbox(fan.userId!)).map((n) => n.type).sort()).toEqual(['comment_like', 'comment_reply'])
+    expect((await inbox(author.userId!)).map((n) => n.type)).toEqual(['comment'])
+    expect((await feedAction({ intent: 'delete-comment', commentId: comment.data.commentId }, fan.cookie)).status).toBe(200)
+    expect([...(await inbox(fan.userId!)), ...(await inbox(author.userId!))]).toEqual([])
+    const unread = await getDb()
+      .select({ n: profiles.unreadNotifications })
+      .from(profiles)
+      .where(sql`${profiles.userId} in (${fan.userId}, ${author.userId})`)
+    expect(unread.map((row) => row.n)).toEqual([0, 0])
+  })
+
   test('a refused action creates no notification', async () => {
     const author = await createPersona('premium')
     const postId = await createPost(author.cookie!)

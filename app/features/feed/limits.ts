@@ -1,9 +1,8 @@
-// Limits and messages of spec 001 §5 for posts and comments, shown by the browser and enforced
+// Limits and messages of spec 001 §5 for posts, shown by the browser and enforced
 // by the server (schemas.ts). Apart from the schemas so that pages showing them load no Zod.
 
 export const POST_TITLE_MAX = 200
 export const POST_CONTENT_MAX = 10_000
-export const COMMENT_MAX = 2_000
 export const URL_MAX = 2_048
 
 export const ATTACHMENT_LIMITS = {

@@ -8,7 +8,6 @@ import type { CurrentUser } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
 import type { FeedPostView } from './types'
-import { notifyInTransaction } from '~/features/notifications/notifications.server'
 
 export const FEED_PAGE_SIZE = 20
 
@@ -245,51 +244,6 @@ export async function deletePost(postId: string) {
 
 export async function setPinned(postId: string, pinned: boolean) {
   await getDb().update(communityPosts).set({ isPinned: pinned }).where(eq(communityPosts.id, postId))
-}
-
-/**
- * Likes or unlikes, keeping the counter in the same transaction (never below 0), and
- * tells the author about a new like.
- */
-export async function togglePostLike({ postId, userId, actorName }: { postId: string; userId: string; actorName: string }) {
-  return getDb().transaction(async (tx) => {
-    const removed = await tx
-      .delete(postLikes)
-      .where(and(eq(postLikes.postId, postId), eq(postLikes.userId, userId)))
-      .returning({ postId: postLikes.postId })
-    if (removed.length) {
-      const [post] = await tx
-        .update(communityPosts)
-        .set({ likeCount: sql`greatest(${communityPosts.likeCount} - 1, 0)` })
-        .where(eq(communityPosts.id, postId))
-        .returning({ likeCount: communityPosts.likeCount })
-      await publishPostStats(tx, postId)
-      return { liked: false, likeCount: post?.likeCount ?? 0 }
-    }
-    const added = await tx.insert(postLikes).values({ postId, userId }).onConflictDoNothing().returning({ postId: postLikes.postId })
-    if (added.length === 0) {
-      // A concurrent request (double click, second tab) liked first: count and notify once.
-      const [post] = await tx.select({ likeCount: communityPosts.likeCount }).from(communityPosts).where(eq(communityPosts.id, postId))
-      return { liked: true, likeCount: post?.likeCount ?? 0 }
-    }
-    const [post] = await tx
-      .update(communityPosts)
-      .set({ likeCount: sql`${communityPosts.likeCount} + 1` })
-      .where(eq(communityPosts.id, postId))
-      .returning({ likeCount: communityPosts.likeCount, authorId: communityPosts.userId, title: communityPosts.title })
-    await publishPostStats(tx, postId)
-    if (post) {
-      await notifyInTransaction(tx, {
-        recipientId: post.authorId,
-        actorId: userId,
-        type: 'like',
-        title: 'Nuevo like',
-        message: `A ${actorName} le gusta tu post «${post.title}»`,
-        postId,
-      })
-    }
-    return { liked: true, likeCount: post?.likeCount ?? 0 }
-  })
 }
 
 /**

@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { blankToUndefined, isSafeHttpUrl, optionalText, requiredText } from '~/platform/http/text-fields'
-import { COMMENT_MAX, POST_CONTENT_MAX, POST_TITLE_MAX, URL_MAX } from './limits'
+import { commentIntents, LikeCommentIntent } from '~/features/community/comments/schemas'
+import { POST_CONTENT_MAX, POST_TITLE_MAX, URL_MAX } from './limits'
 
-// Rules of spec 001 §5 for posts and comments, enforced by the server.
+// Rules of spec 001 §5 for posts, enforced by the server; comments follow the community's.
 
 const title = requiredText(POST_TITLE_MAX, {
   required: 'El título es requerido',
@@ -33,15 +34,6 @@ function requireUrlForLinks<T extends { postType?: string; linkUrl?: string | un
 
 const postType = z.enum(['text', 'link', 'document'])
 const postId = z.uuid('Publicación no válida')
-const commentId = z.uuid('Comentario no válido')
-
-/** A comment or reply, in the feed and under a session. */
-export const CommentContent = requiredText(COMMENT_MAX, {
-  multiline: true,
-  required: 'El comentario no puede estar vacío',
-  tooLong: 'El comentario es demasiado largo',
-  invalid: 'El comentario contiene caracteres no válidos',
-})
 
 export const NewPostSchema = z
   .object({
@@ -58,15 +50,6 @@ export const EditPostSchema = z
   .object({ intent: z.literal('update-post'), postId, postType: postType.optional(), title, content, linkUrl })
   .superRefine(requireUrlForLinks)
 
-export const CommentSchema = z.object({
-  intent: z.literal('add-comment'),
-  postId,
-  parentCommentId: optional(commentId),
-  content: CommentContent,
-})
-
-export const EditCommentSchema = z.object({ intent: z.literal('update-comment'), commentId, content: CommentContent })
-
 /** Every change to the feed, one object per intent of the /comunidad action. */
 export const FeedIntent = z.discriminatedUnion('intent', [
   NewPostSchema,
@@ -74,10 +57,8 @@ export const FeedIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('delete-post'), postId }),
   z.object({ intent: z.literal('pin-post'), postId, pinned: z.enum(['true', 'false']).transform((value) => value === 'true') }),
   z.object({ intent: z.literal('like-post'), postId }),
-  CommentSchema,
-  EditCommentSchema,
-  z.object({ intent: z.literal('delete-comment'), commentId }),
-  z.object({ intent: z.literal('like-comment'), commentId }),
+  ...commentIntents({ postId }),
+  LikeCommentIntent,
 ])
 
 export type FeedIntent = z.output<typeof FeedIntent>

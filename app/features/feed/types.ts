@@ -1,7 +1,5 @@
-import type { CommentThread } from '~/features/community/components/comments'
+import type { CommentThread } from '~/features/community/comments/types'
 import type { Result } from '~/platform/http/result'
-
-export type { CommentView } from '~/features/community/components/comments'
 
 export interface FeedPostView {
   id: string

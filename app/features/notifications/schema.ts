@@ -3,7 +3,7 @@ import { boolean, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-
 import { user } from '../../platform/auth/schema'
 import { ceoSessions } from '../ceo-sessions/schema'
 import { events } from '../events/schema'
-import { communityComments, communityPosts } from '../feed/schema'
+import { communityPosts } from '../feed/schema'
 
 export const notificationTypeEnum = pgEnum('notification_type', [
   'like',
@@ -33,7 +33,8 @@ export const notifications = pgTable(
     /** Waits to go out in the recipient's next activity e-mail (activity-email.server.ts). */
     emailPending: boolean('email_pending').notNull().default(false),
     relatedPostId: uuid('related_post_id').references(() => communityPosts.id, { onDelete: 'cascade' }),
-    relatedCommentId: uuid('related_comment_id').references(() => communityComments.id, { onDelete: 'cascade' }),
+    /** A post's or a session's comment: no foreign key, triggers remove it with the comment (migration 0013). */
+    relatedCommentId: uuid('related_comment_id'),
     relatedSessionId: uuid('related_session_id').references(() => ceoSessions.id, { onDelete: 'cascade' }),
     relatedEventId: uuid('related_event_id').references(() => events.id, { onDelete: 'cascade' }),
     actorUserId: text('actor_user_id').references(() => user.id, { onDelete: 'set null' }),

@@ -4,7 +4,8 @@ import { SignUpSchema } from '~/features/account/auth-schemas'
 import { ProfileSchema } from '~/features/account/profile-schemas'
 import { SessionFieldsSchema } from '~/features/ceo-sessions/schemas'
 import { EventIntent } from '~/features/events/schemas'
-import { CommentContent, NewPostSchema } from '~/features/feed/schemas'
+import { CommentContent } from '~/features/community/comments/schemas'
+import { NewPostSchema } from '~/features/feed/schemas'
 
 // One text rule for every feature (spec 001 §5 and our hardening): the same hostile character
 // is refused wherever a member can type it, and the same harmless one is kept everywhere.

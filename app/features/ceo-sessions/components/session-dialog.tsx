@@ -1,14 +1,13 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { Plus, X } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
-import { useFetcher, useRevalidator } from 'react-router'
-import { failedSubmission, type Result } from '~/platform/http/result'
+import { useRef, useState } from 'react'
+import { failedSubmission } from '~/platform/http/result'
 import { Button } from '~/ui/button'
 import { FormDialog, FormDialogButtons } from '~/ui/form-dialog'
 import { Field, FileField, FormError, TextareaField } from '~/ui/field'
 import { Input } from '~/ui/input'
 import { Label } from '~/ui/label'
-import { showToast, useResultToast } from '~/ui/toast'
+import { showToast } from '~/ui/toast'
 import {
   SHORT_TEXT_MAX,
   TAG_MAX,
@@ -16,7 +15,6 @@ import {
   TEXT_MAX,
   TITLE_MAX,
   tooLarge,
-  VIDEO_CHUNK_BYTES,
   PDF_MAX_BYTES,
   THUMBNAIL_MAX_BYTES,
   SESSION_MESSAGES,
@@ -24,6 +22,7 @@ import {
 } from '../limits'
 import { SESSIONS_ACTION } from '../paths'
 import type { SessionFieldsInput } from '../schemas'
+import { type UploadProgress, useVideoUpload } from './use-video-upload'
 
 /** What the edit dialog starts from (loaded by the tab when '?editar=' names a session). */
 export interface EditableSession {
@@ -41,28 +40,44 @@ export interface EditableSession {
   pdfName: string | null
 }
 
-type SessionResult = Result<{ sessionId?: string; uploadUrl?: string | null }>
-
-/** Spec 001 §4: idle → (form saved) → uploading → done, back to idle. */
-type Progress = { stage: 'idle' } | { stage: 'creating' } | { stage: 'uploading'; percent: number } | { stage: 'done' }
+/**
+ * The fields SessionFieldsSchema requires, checked before sending (the schema stays on the
+ * server: this page loads no Zod). The compiler keeps this list equal to the schema's.
+ */
+type RequiredField = { [K in keyof SessionFieldsInput]-?: undefined extends SessionFieldsInput[K] ? never : K }[keyof SessionFieldsInput]
+const REQUIRED_FIELDS = Object.keys({
+  title: true,
+  summary: true,
+  description: true,
+  ceoName: true,
+  ceoPosition: true,
+  ceoCompany: true,
+  sessionDate: true,
+} satisfies Record<RequiredField, true>)
 
 /**
  * The create and edit dialog (spec 001 §5). The form's texts and small files go to the action;
  * the video never goes through a form: the action answers an upload address and the browser
- * sends the video there in 5120 KB chunks (the app itself, or Mux), with its progress shown.
+ * sends the video there (useVideoUpload), with its progress shown.
  */
 export function SessionDialog({ session, open, onClose }: { session?: EditableSession; open: boolean; onClose: () => void }) {
-  const fetcher = useFetcher<SessionResult>()
-  const revalidator = useRevalidator()
   const formRef = useRef<HTMLFormElement>(null)
   const [video, setVideo] = useState<File | null>(null)
   const [videoError, setVideoError] = useState<string | null>(null)
   const [pdfError, setPdfError] = useState<string | null>(null)
   const [thumbnailError, setThumbnailError] = useState<string | null>(null)
-  const [progress, setProgress] = useState<Progress>({ stage: 'idle' })
   const [tags, setTags] = useState<string[]>(session?.tags ?? [])
   const editing = Boolean(session)
-  const busy = fetcher.state !== 'idle' || progress.stage === 'creating' || progress.stage === 'uploading'
+  const { fetcher, progress, busy, saving } = useVideoUpload({
+    video,
+    onDone: () => {
+      if (!editing) showToast(SESSION_MESSAGES.created)
+      formRef.current?.reset()
+      setVideo(null)
+      setTags([])
+      onClose()
+    },
+  })
 
   const [form, fields] = useForm<SessionFieldsInput>({
     id: session ? `edit-session-${session.id}` : 'new-session',
@@ -81,9 +96,8 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
     },
     shouldRevalidate: 'onInput',
     onSubmit(event) {
-      const missing = ['title', 'summary', 'description', 'ceoName', 'ceoPosition', 'ceoCompany', 'sessionDate'].some(
-        (name) => !String(new FormData(event.currentTarget).get(name) ?? '').trim(),
-      )
+      const values = new FormData(event.currentTarget)
+      const missing = REQUIRED_FIELDS.some((name) => !String(values.get(name) ?? '').trim())
       if (missing || (!editing && !video)) {
         event.preventDefault()
         if (!editing && !video) setVideoError(SESSION_MESSAGES.videoRequired)
@@ -91,56 +105,9 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
         return
       }
       if (videoError || pdfError || thumbnailError) event.preventDefault()
-      else setProgress({ stage: 'creating' })
+      else saving()
     },
   })
-
-  // Once the session is saved, the video goes to the address the action answered.
-  useResultToast(fetcher.state, fetcher.data, {
-    onSuccess: () => {
-      const answer = fetcher.data
-      if (answer?.ok && answer.uploadUrl && video) void sendVideo(answer.uploadUrl, video)
-      else finish()
-    },
-    onError: () => setProgress({ stage: 'idle' }),
-  })
-
-  function finish() {
-    if (!editing) showToast(SESSION_MESSAGES.created)
-    setProgress({ stage: 'done' })
-    void revalidator.revalidate()
-    formRef.current?.reset()
-    setVideo(null)
-    setTags([])
-    onClose()
-    setProgress({ stage: 'idle' })
-  }
-
-  async function sendVideo(endpoint: string, file: File) {
-    setProgress({ stage: 'uploading', percent: 0 })
-    const { createUpload } = await import('@mux/upchunk')
-    const upload = createUpload({ endpoint, file, chunkSize: VIDEO_CHUNK_BYTES.size / 1024, attempts: 5 })
-    upload.on('progress', (event: CustomEvent<number>) => setProgress({ stage: 'uploading', percent: Math.floor(event.detail) }))
-    upload.on('success', () => finish())
-    upload.on('error', () => {
-      setProgress({ stage: 'idle' })
-      // The session exists and waits for its video ('Mis sesiones en proceso'); nothing typed is lost.
-      showToast({
-        type: 'error',
-        title: SESSION_MESSAGES.videoUploadFailed,
-        description: 'La sesión quedó guardada sin video. Elimínala y vuelve a crearla, o edítala para subir el video de nuevo.',
-      })
-      void revalidator.revalidate()
-    })
-  }
-
-  // Leaving the page would cut the upload: the browser asks first.
-  useEffect(() => {
-    if (progress.stage !== 'uploading') return
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault()
-    window.addEventListener('beforeunload', warn)
-    return () => window.removeEventListener('beforeunload', warn)
-  }, [progress.stage])
 
   /**
    * Spec 001 §5: a file of the wrong type or over its limit is refused with a toast and the input
@@ -273,14 +240,9 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
   )
 }
 
-function ProgressLine({ progress }: { progress: Progress }) {
+function ProgressLine({ progress }: { progress: UploadProgress }) {
   if (progress.stage === 'idle') return null
-  const label =
-    progress.stage === 'creating'
-      ? 'Guardando la sesión...'
-      : progress.stage === 'uploading'
-        ? `Subiendo video... ${progress.percent}%`
-        : 'Sesión guardada'
+  const label = progress.stage === 'creating' ? 'Guardando la sesión...' : `Subiendo video... ${progress.percent}%`
   return (
     <div className="grid gap-1" role="status">
       <p className="text-sm font-medium">{label}</p>

@@ -2,7 +2,8 @@ import { Loader2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { cn } from '~/ui/cn'
-import { type CommentView, FEED_ACTION, type FeedPostView } from '../types'
+import type { CommentView } from '~/features/community/comments/types'
+import { FEED_ACTION, type FeedPostView } from '../types'
 import { PostCard } from './post-card'
 
 export interface FeedPage {

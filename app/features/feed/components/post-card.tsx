@@ -16,10 +16,11 @@ import { UserAvatar } from '~/ui/user-avatar'
 import type { z } from 'zod'
 import { POST_CONTENT_MAX, POST_TITLE_MAX } from '../limits'
 import type { EditPostSchema } from '../schemas'
-import { type CommentView, FEED_ACTION, type FeedPostView, type FeedResult, postThread } from '../types'
+import { FEED_ACTION, type FeedPostView, type FeedResult, postThread } from '../types'
 import { useLivePostStats } from '~/features/notifications/live-events'
-import { CommentsPanel } from '~/features/community/components/comments'
-import { LikeButton } from '~/features/community/components/like-button'
+import { CommentsPanel } from '~/features/community/comments/comments-panel'
+import { LikeButton } from '~/features/community/comments/like-button'
+import type { CommentView } from '~/features/community/comments/types'
 
 /** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
 const COLLAPSE_CHARS = 150

@@ -4,7 +4,7 @@ import { useFetcher } from 'react-router'
 import type { Result } from '~/platform/http/result'
 import { cn } from '~/ui/cn'
 import { useResultToast } from '~/ui/toast'
-import { usePremiumGate } from './premium-gate'
+import { usePremiumGate } from '../components/premium-gate'
 
 /** What a like answers: the new state and count. */
 type LikeResult = Result<{ liked?: boolean; likeCount?: number }>

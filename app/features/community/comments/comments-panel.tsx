@@ -3,7 +3,7 @@ import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { type FetcherWithComponents, useFetcher } from 'react-router'
 import { fullDateTime, relativeTime } from '~/platform/dates'
-import { failedSubmission } from '~/platform/http/result'
+import { failedSubmission, type Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { ConfirmButton } from '~/ui/confirm-button'
@@ -12,37 +12,11 @@ import { useResultToast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
 import { UserAvatar } from '~/ui/user-avatar'
 import type { z } from 'zod'
-import { COMMENT_MAX } from '~/features/feed/limits'
-import type { CommentSchema, EditCommentSchema } from '~/features/feed/schemas'
-import type { Result } from '~/platform/http/result'
+import { usePremiumGate } from '../components/premium-gate'
 import { LikeButton } from './like-button'
-import { usePremiumGate } from './premium-gate'
-
-export interface CommentView {
-  id: string
-  content: string
-  parentCommentId: string | null
-  likeCount: number
-  likedByMe: boolean
-  createdAt: string
-  edited: boolean
-  author: { userId: string; name: string; avatarUrl: string | null }
-  canEdit: boolean
-  canDelete: boolean
-}
-
-/** What is commented: a post of the feed or a session. The same rules and forms serve both. */
-export interface CommentThread {
-  /** Where the forms post; without JavaScript the page that answers keeps these comments open. */
-  action: string
-  /** The hidden field that names what is commented, and its id. */
-  field: 'postId' | 'sessionId'
-  id: string
-  /** Where the list is loaded from. */
-  url: string
-  /** Feed comments can be liked; session comments cannot (spec 001 §3 has no likes for them). */
-  likes: boolean
-}
+import { COMMENT_MAX } from './limits'
+import type { EditCommentIntent } from './schemas'
+import type { CommentThread, CommentView } from './types'
 
 type CommentResult = Result<{ commentId?: string }>
 
@@ -115,7 +89,7 @@ function CommentForm({
   useEffect(() => {
     if (parentCommentId) textRef.current?.focus()
   }, [parentCommentId])
-  const [form, fields] = useForm<z.input<typeof CommentSchema>>({
+  const [form, fields] = useForm<Pick<z.input<typeof EditCommentIntent>, 'content'>>({
     lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
     onSubmit(event) {
       if (!hasAccess) {
@@ -177,7 +151,7 @@ function CommentEditForm({ comment, thread, onDone }: { comment: CommentView; th
   const fetcher = useFetcher<CommentResult>()
   const hydrated = useHydrated()
   const [draft, setDraft] = useState(comment.content)
-  const [form, fields] = useForm<z.input<typeof EditCommentSchema>>({
+  const [form, fields] = useForm<z.input<typeof EditCommentIntent>>({
     id: `edit-comment-${comment.id}`,
     lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
   })

@@ -1,0 +1,26 @@
+/** What the browser gets for a comment, with what this viewer may do with it. */
+export interface CommentView {
+  id: string
+  content: string
+  parentCommentId: string | null
+  likeCount: number
+  likedByMe: boolean
+  createdAt: string
+  edited: boolean
+  author: { userId: string; name: string; avatarUrl: string | null }
+  canEdit: boolean
+  canDelete: boolean
+}
+
+/** What the panel comments on: a post, a session. The same rules and forms serve each. */
+export interface CommentThread {
+  /** Where the forms post; without JavaScript the page that answers keeps these comments open. */
+  action: string
+  /** The hidden field that names what is commented ('postId', 'sessionId'), and its id. */
+  field: string
+  id: string
+  /** Where the list is loaded from. */
+  url: string
+  /** Whether its comments can be liked (spec 001 §3 gives session comments no likes). */
+  likes: boolean
+}
