@@ -3,6 +3,7 @@ import { parseWithZod } from '~/ui/parse-with-zod'
 import { useEffect } from 'react'
 import { Form, Link, useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router'
 import { requireAnonymous } from '~/platform/auth/guards.server'
+import { guardedAction } from '~/platform/http/responses.server'
 import { type Failure, formErrors } from '~/platform/http/result'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
@@ -27,10 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { confirmationFailed }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAnonymous(request)
-  return authAction(request)
-}
+export const action = guardedAction(requireAnonymous, authAction)
 
 type Tab = 'login' | 'registro' | 'recuperar'
 

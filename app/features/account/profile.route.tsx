@@ -3,6 +3,7 @@ import { parseWithZod } from '~/ui/parse-with-zod'
 import { Pencil } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
 import { requireUser } from '~/platform/auth/guards.server'
+import { guardedAction } from '~/platform/http/responses.server'
 import { type Failure, formErrors } from '~/platform/http/result'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
@@ -50,10 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request)
-  return profileAction(request, user)
-}
+export const action = guardedAction(requireUser, profileAction)
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const { email, profile, editing, preferences } = loaderData

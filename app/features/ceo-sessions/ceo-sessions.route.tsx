@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { guardedAction } from '~/platform/http/responses.server'
 import { can } from '~/platform/auth/capabilities'
 import { toWallTime } from '~/platform/dates'
 import type { Result } from '~/platform/http/result'
@@ -63,10 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireCompleteProfile(request)
-  return sessionAction(request, user)
-}
+export const action = guardedAction(requireCompleteProfile, sessionAction)
 
 export default function CeoSessionsPage({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.hasAccess) {

@@ -10,7 +10,7 @@ import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { fullDateTime, longDate, relativeTime } from '~/platform/dates'
-import { refuse } from '~/platform/http/responses.server'
+import { guardedAction, refuse } from '~/platform/http/responses.server'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
 import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
@@ -78,10 +78,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireCompleteProfile(request)
-  return sessionAction(request, user)
-}
+export const action = guardedAction(requireCompleteProfile, sessionAction)
 
 /**
  * Likes, comments and the saved position answer in place; reloading the page would count

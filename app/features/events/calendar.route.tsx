@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { guardedAction } from '~/platform/http/responses.server'
 import { can } from '~/platform/auth/capabilities'
 import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
 import { ActionStatus } from '~/ui/action-status'
@@ -69,10 +70,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireCompleteProfile(request)
-  return eventAction(request, user)
-}
+export const action = guardedAction(requireCompleteProfile, eventAction)
 
 export default function CalendarPage({ loaderData, actionData }: Route.ComponentProps) {
   const [creating, setCreating] = useState(false)

@@ -6,7 +6,7 @@ import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { toWallTime } from '~/platform/dates'
-import { refuse } from '~/platform/http/responses.server'
+import { guardedAction, refuse } from '~/platform/http/responses.server'
 import type { Result } from '~/platform/http/result'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
 import { ActionStatus } from '~/ui/action-status'
@@ -67,10 +67,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireCompleteProfile(request)
-  return eventAction(request, user)
-}
+export const action = guardedAction(requireCompleteProfile, eventAction)
 
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
   const [editing, setEditing] = useState(false)

@@ -2,16 +2,14 @@ import type { ShouldRevalidateFunctionArgs } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { displayName } from '~/features/account/display-name'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
-import { handleIntent } from '~/platform/http/responses.server'
+import { guardedAction } from '~/platform/http/responses.server'
 import { ActionStatus } from '~/ui/action-status'
-import { commentHandlers, listComments } from '~/features/community/comments/comments.server'
+import { listComments } from '~/features/community/comments/comments.server'
 import { postComments } from './comments.server'
 import { Composer, CreatePostForm } from './components/create-post'
 import { CategoryFilter, Feed, MAX_FEED_RELOAD } from './components/feed'
-import { createPostIntent, deletePostIntent, likeCommentIntent, likePostIntent, pinPostIntent, updatePostIntent } from './feed.server'
+import { feedAction } from './feed.server'
 import { decodeCursor, FEED_PAGE_SIZE, listCategories, listFeed, toPostView } from './posts.server'
-import { ATTACHMENT_ERRORS, ATTACHMENT_LIMITS } from './limits'
-import { FeedIntent } from './schemas'
 import type { Route } from './+types/feed.route'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -50,26 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireCompleteProfile(request)
-  return handleIntent(
-    request,
-    FeedIntent,
-    {
-      'create-post': { invalid: 'No se pudo crear el post', run: (input, files) => createPostIntent(request, user, input, files) },
-      'update-post': { invalid: 'No se pudieron guardar los cambios', run: (input) => updatePostIntent(user, input) },
-      'delete-post': { invalid: 'No se pudo eliminar el post', run: (input) => deletePostIntent(user, input) },
-      'pin-post': { invalid: 'No se pudo modificar el post', run: (input) => pinPostIntent(user, input) },
-      'like-post': { invalid: 'No se pudo procesar tu reacción', run: (input) => likePostIntent(user, input) },
-      ...commentHandlers(postComments, user),
-      'like-comment': { invalid: 'No se pudo procesar tu reacción', run: (input) => likeCommentIntent(user, input) },
-    },
-    {
-      files: ATTACHMENT_LIMITS,
-      messages: { 'too-large': ATTACHMENT_ERRORS.total, 'file-too-large': ATTACHMENT_ERRORS.fileSize, 'too-many': ATTACHMENT_ERRORS.count },
-    },
-  )
-}
+export const action = guardedAction(requireCompleteProfile, feedAction)
 
 /** A like changes one counter the fetcher already shows: no need to reload the whole feed. */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {

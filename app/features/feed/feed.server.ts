@@ -1,19 +1,19 @@
 import { displayName } from '~/features/account/display-name'
 import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
-import { refuse, success } from '~/platform/http/responses.server'
+import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { downloadName, sniffAttachment } from '~/platform/storage/file-types.server'
 import { encodeImageAttachment, encodeUploadedImage } from '~/platform/storage/image.server'
 import type { UploadedFile } from '~/platform/storage/multipart.server'
 import { getStorage } from '~/platform/storage/storage.server'
-import { getComment } from '~/features/community/comments/comments.server'
+import { commentHandlers, getComment } from '~/features/community/comments/comments.server'
 import { toggleLike } from '~/features/community/comments/likes.server'
 import { commentLikeable, postComments, postLikeable } from './comments.server'
 import { categoryExists, createPost, deletePost, getPost, type NewAttachment, setPinned, updatePost } from './posts.server'
-import { ATTACHMENT_ERRORS } from './limits'
-import type { FeedIntent } from './schemas'
+import { ATTACHMENT_ERRORS, ATTACHMENT_LIMITS } from './limits'
+import { FeedIntent } from './schemas'
 
 /**
  * One handler per intent of the /comunidad action (docs/decisions/0012). The route has already
@@ -22,7 +22,28 @@ import type { FeedIntent } from './schemas'
  */
 type Input<K extends FeedIntent['intent']> = Extract<FeedIntent, { intent: K }>
 
-export async function createPostIntent(request: Request, user: CurrentUser, input: Input<'create-post'>, files: UploadedFile[]) {
+/** The one action of the feed (`/comunidad?index`): every change to posts, comments and likes. */
+export function feedAction(request: Request, user: CurrentUser) {
+  return handleIntent(
+    request,
+    FeedIntent,
+    {
+      'create-post': { invalid: 'No se pudo crear el post', run: (input, files) => createPostIntent(request, user, input, files) },
+      'update-post': { invalid: 'No se pudieron guardar los cambios', run: (input) => updatePostIntent(user, input) },
+      'delete-post': { invalid: 'No se pudo eliminar el post', run: (input) => deletePostIntent(user, input) },
+      'pin-post': { invalid: 'No se pudo modificar el post', run: (input) => pinPostIntent(user, input) },
+      'like-post': { invalid: 'No se pudo procesar tu reacción', run: (input) => likePostIntent(user, input) },
+      ...commentHandlers(postComments, user),
+      'like-comment': { invalid: 'No se pudo procesar tu reacción', run: (input) => likeCommentIntent(user, input) },
+    },
+    {
+      files: ATTACHMENT_LIMITS,
+      messages: { 'too-large': ATTACHMENT_ERRORS.total, 'file-too-large': ATTACHMENT_ERRORS.fileSize, 'too-many': ATTACHMENT_ERRORS.count },
+    },
+  )
+}
+
+async function createPostIntent(request: Request, user: CurrentUser, input: Input<'create-post'>, files: UploadedFile[]) {
   requireAccess(user, 'Necesitas acceso premium para publicar')
   await enforceRateLimits([{ key: `post:${user.id}:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
   if (input.categoryId && !(await categoryExists(input.categoryId))) {
@@ -69,7 +90,7 @@ export async function createPostIntent(request: Request, user: CurrentUser, inpu
   }
 }
 
-export async function updatePostIntent(user: CurrentUser, input: Input<'update-post'>) {
+async function updatePostIntent(user: CurrentUser, input: Input<'update-post'>) {
   requireAccess(user)
   const post = await getPost(input.postId)
   if (!post) refuse(404, 'No se pudieron guardar los cambios')
@@ -85,7 +106,7 @@ export async function updatePostIntent(user: CurrentUser, input: Input<'update-p
 }
 
 /** A member whose premium lapsed may still remove their own posts; moderators moderate. */
-export async function deletePostIntent(user: CurrentUser, input: Input<'delete-post'>) {
+async function deletePostIntent(user: CurrentUser, input: Input<'delete-post'>) {
   const post = await getPost(input.postId)
   if (!post) refuse(404, 'No se pudo eliminar el post')
   if (post.userId !== user.id && !can(user, 'moderate-content')) refuse(403, 'No se pudo eliminar el post', { detail: { postId: post.id } })
@@ -100,7 +121,7 @@ export async function deletePostIntent(user: CurrentUser, input: Input<'delete-p
   return success({ postId: post.id }, { title: 'Post eliminado' })
 }
 
-export async function pinPostIntent(user: CurrentUser, input: Input<'pin-post'>) {
+async function pinPostIntent(user: CurrentUser, input: Input<'pin-post'>) {
   requireCapability(user, 'pin-posts', 'No se pudo modificar el post')
   const post = await getPost(input.postId)
   if (!post) refuse(404, 'No se pudo modificar el post')
@@ -108,7 +129,7 @@ export async function pinPostIntent(user: CurrentUser, input: Input<'pin-post'>)
   return success({ postId: post.id }, { title: 'Post actualizado', description: 'Los cambios han sido guardados' })
 }
 
-export async function likePostIntent(user: CurrentUser, input: Input<'like-post'>) {
+async function likePostIntent(user: CurrentUser, input: Input<'like-post'>) {
   requireAccess(user, 'Necesitas acceso premium para dar like')
   const post = await getPost(input.postId)
   if (!post) refuse(404, 'No se pudo procesar tu reacción')
@@ -116,7 +137,7 @@ export async function likePostIntent(user: CurrentUser, input: Input<'like-post'
   return success({ postId: post.id, ...result })
 }
 
-export async function likeCommentIntent(user: CurrentUser, input: Input<'like-comment'>) {
+async function likeCommentIntent(user: CurrentUser, input: Input<'like-comment'>) {
   requireAccess(user, 'Necesitas acceso premium para dar like')
   const comment = await getComment(postComments, input.commentId)
   if (!comment) refuse(404, 'No se pudo procesar tu reacción')

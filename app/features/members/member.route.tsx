@@ -6,7 +6,7 @@ import { getProfileByUserId } from '~/features/account/profile.server'
 import { AdmissionButton } from '~/features/site/components/admission-button'
 import { requireAdmin, requireUser } from '~/platform/auth/guards.server'
 import { longDate } from '~/platform/dates'
-import { refuse } from '~/platform/http/responses.server'
+import { guardedAction, refuse } from '~/platform/http/responses.server'
 import type { Failure } from '~/platform/http/result'
 import { logger } from '~/platform/logger.server'
 import { ActionStatus } from '~/ui/action-status'
@@ -59,12 +59,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdmin(request)
+export const action = guardedAction(requireAdmin, (request, admin, { params }: Route.ActionArgs) => {
   const target = UserIdSchema.safeParse(params.userId)
   if (!target.success) refuse(400, 'ID de usuario no válido')
   return memberAction(request, admin, target.data)
-}
+})
 
 function BackLink() {
   return (

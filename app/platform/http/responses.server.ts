@@ -168,35 +168,61 @@ export async function handleIntent<S extends IntentSchema, H extends Handlers<S>
     }
     return (await handler.run(submission.value as never, files)) as Answer<H>
   } catch (thrown) {
-    // Redirects (a guard's, a handler's) go on as they are.
-    if (thrown instanceof Response && !isRefusal(thrown)) throw thrown
-    if (!isRefusal(thrown)) {
-      const failed = handler?.failed ?? handler?.invalid ?? REQUEST_MESSAGES.failed
-      const message = typeof failed === 'string' ? { title: failed } : failed
-      if (isDatabaseUnavailable(thrown)) {
-        // The words stay in the form; the member is told it is passing and when to try again.
-        logger.warn({ err: thrown, url: request.url }, 'Action failed: the database is away')
-        return data<Failure>(
-          {
-            ok: false,
-            message: { title: message.description ?? message.title, description: UNAVAILABLE.description },
-            submission: valuesBack?.(),
-          },
-          { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' } },
-        ) as Refusal
-      }
-      logger.error({ err: thrown, url: request.url }, 'Action failed')
-      return data<Failure>(
-        { ok: false, message, submission: valuesBack?.() },
-        { status: 500, headers: { 'Cache-Control': 'no-store' } },
-      ) as Refusal
-    }
+    return answerFailure(request, thrown, handler?.failed ?? handler?.invalid ?? REQUEST_MESSAGES.failed, valuesBack?.())
+  }
+}
+
+/**
+ * What a form gets when its request could not be done: a refusal (4xx) or the database away
+ * (503, with Retry-After) as it was thrown, anything unexpected as a 500 with `failed` (the detail
+ * in the log). Redirects (a guard's, a handler's) go on as they are. Nothing typed is lost, also
+ * without JavaScript: the values come back.
+ */
+async function answerFailure(
+  request: Request,
+  thrown: unknown,
+  failed: string | Message,
+  values?: Failure['submission'],
+): Promise<Refusal> {
+  if (thrown instanceof Response && !isRefusal(thrown)) throw thrown
+  if (isRefusal(thrown)) {
     const failure = (await thrown.json()) as Failure
-    // Nothing typed is lost, also without JavaScript.
-    failure.submission ??= valuesBack?.()
+    failure.submission ??= values
     const headers = new Headers(thrown.headers)
     headers.delete('Content-Type')
     return data(failure, { status: thrown.status, headers }) as Refusal
+  }
+  const message = typeof failed === 'string' ? { title: failed } : failed
+  if (isDatabaseUnavailable(thrown)) {
+    // The member is told it is passing and when to try again; the words stay in the form.
+    logger.warn({ err: thrown, url: request.url }, 'Action failed: the database is away')
+    return data<Failure>(
+      { ok: false, message: { title: message.description ?? message.title, description: UNAVAILABLE.description }, submission: values },
+      { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' } },
+    ) as Refusal
+  }
+  logger.error({ err: thrown, url: request.url }, 'Action failed')
+  return data<Failure>({ ok: false, message, submission: values }, { status: 500, headers: { 'Cache-Control': 'no-store' } }) as Refusal
+}
+
+/**
+ * A page's action: its guard first, then its form (`run`, which calls `handleIntent`). A guard that
+ * cannot decide — the database away, an unexpected error — or that refuses answers the form the
+ * way `handleIntent` does, so the member keeps the page and what they typed instead of an error
+ * page; a guard's redirect (to sign in, to complete the profile) goes on as it is.
+ */
+export function guardedAction<User, Args extends { request: Request }, R>(
+  guard: (request: Request) => Promise<User>,
+  run: (request: Request, user: User, args: Args) => Promise<R>,
+) {
+  return async (args: Args): Promise<R | Refusal> => {
+    let user: User
+    try {
+      user = await guard(args.request)
+    } catch (thrown) {
+      return answerFailure(args.request, thrown, REQUEST_MESSAGES.failed)
+    }
+    return run(args.request, user, args)
   }
 }
 
