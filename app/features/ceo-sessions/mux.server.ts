@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { type Env, getEnv } from '~/platform/env.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
-import type { VideoProvider } from './video-provider.server'
+import type { VideoProvider } from './video-provider.types'
 import {
   findSessionByMuxAssetId,
   findSessionByUploadId,
