@@ -7,7 +7,7 @@ import { type Role, user, userRoles } from '~/platform/auth/schema'
 import { profiles } from './schema'
 import { WelcomeEmail } from '~/features/account/emails/welcome'
 import { getEnv } from '~/platform/env.server'
-import { enqueueMail } from '~/platform/mail/mail.server'
+import { enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
 
 function trimmedOrNull(value: string | null | undefined) {
   const trimmed = value?.trim()
@@ -37,17 +37,15 @@ export async function ensureProfile(tx: DbExecutor, userId: string, names?: { fi
 /**
  * After a confirmed sign-in: make sure the profile exists (names from sign-up,
  * trimmed), fill a missing first or last name without overwriting one the member
- * set, and queue the welcome e-mail exactly once. One transaction: a crash leaves
- * either all of it or none.
+ * set, and queue the welcome e-mail exactly once.
  */
 export async function onConfirmedSignIn(userId: string) {
-  const db = getDb()
-  await db.transaction(async (tx) => {
+  const account = await getDb().transaction(async (tx) => {
     const [account] = await tx
       .select({ email: user.email, emailVerified: user.emailVerified, firstName: user.firstName, lastName: user.lastName })
       .from(user)
       .where(eq(user.id, userId))
-    if (!account?.emailVerified) return
+    if (!account?.emailVerified) return null
 
     await ensureProfile(tx, userId, account)
 
@@ -60,23 +58,35 @@ export async function onConfirmedSignIn(userId: string) {
         await recordAudit({ action: 'role_granted', targetUserId: userId, details: { role: 'admin', source: 'ADMIN_EMAILS' } }, tx)
       }
     }
+    return account
+  })
+  if (account) await welcomeOnce(userId, account.email)
+}
 
-    const [welcome] = await tx
+/**
+ * Rendered with no transaction open (PGlite would run nothing else meanwhile), then queued in the
+ * one that marks the member welcomed: of sign-ins at once, one does. A crash in between leaves the
+ * member not welcomed yet, and their next sign-in welcomes them.
+ */
+async function welcomeOnce(userId: string, email: string) {
+  const [pending] = await getDb()
+    .select({ firstName: profiles.firstName })
+    .from(profiles)
+    .where(and(eq(profiles.userId, userId), isNull(profiles.welcomedAt)))
+  if (!pending) return
+  const mail = await renderMail({
+    to: email,
+    subject: '¡Bienvenido a la comunidad!',
+    email: createElement(WelcomeEmail, { firstName: pending.firstName, profileUrl: `${getEnv().APP_URL}/perfil` }),
+    dedupeKey: `welcome:${userId}`,
+  })
+  await getDb().transaction(async (tx) => {
+    const [welcomed] = await tx
       .update(profiles)
       .set({ welcomedAt: sql`now()` })
       .where(and(eq(profiles.userId, userId), isNull(profiles.welcomedAt)))
-      .returning({ firstName: profiles.firstName })
-    if (welcome) {
-      await enqueueMail(
-        {
-          to: account.email,
-          subject: '¡Bienvenido a la comunidad!',
-          email: createElement(WelcomeEmail, { firstName: welcome.firstName, profileUrl: `${getEnv().APP_URL}/perfil` }),
-          dedupeKey: `welcome:${userId}`,
-        },
-        tx,
-      )
-    }
+      .returning({ userId: profiles.userId })
+    if (welcomed) await enqueueRenderedMail(mail, tx)
   })
 }
 

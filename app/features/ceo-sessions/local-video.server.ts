@@ -19,7 +19,7 @@ import { signedUploadUrl, SIGNED_URL_SECONDS } from '~/platform/storage/signed-u
 import { getStorage } from '~/platform/storage/storage.server'
 import { VIDEO_CHUNK_BYTES, VIDEO_MAX_BYTES } from './limits'
 import { videoUploads } from './schema'
-import type { VideoProvider } from './video-provider.server'
+import type { VideoProvider } from './video-provider.types'
 import { markVideoFailed, markVideoProcessing, publishVideo } from './video-state.server'
 
 /**

@@ -1,12 +1,9 @@
 import type Mux from '@mux/mux-node'
-import { and, eq, lt, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { getDb } from '~/platform/db/client.server'
 import { type Env, getEnv } from '~/platform/env.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
-import { jobs } from '~/platform/jobs/schema'
 import { logger } from '~/platform/logger.server'
-import type { VideoProvider } from './video-provider.server'
+import type { VideoProvider } from './video-provider.types'
 import {
   findSessionByMuxAssetId,
   findSessionByUploadId,
@@ -258,11 +255,6 @@ export const reconcileMuxJob = defineJob<Record<string, never>>({
     // Scheduled first: a failure below must not stop the chain.
     await scheduleMuxReconciliation(new Date(slotStart(new Date()).getTime() + RECONCILE_EVERY_MS))
     await reconcileMuxSessions()
-    // Each run leaves a row with a dedupe key, which housekeeping keeps forever; a past slot is
-    // never scheduled again, so a day later its row keeps nothing once.
-    await getDb()
-      .delete(jobs)
-      .where(and(eq(jobs.name, reconcileMuxJob.name), eq(jobs.status, 'done'), lt(jobs.finishedAt, sql`now() - interval '1 day'`)))
   },
 })
 

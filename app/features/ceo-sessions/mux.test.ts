@@ -12,7 +12,7 @@ import { createConfirmedUser, run } from '../../../tests/setup/requests'
 import { muxProvider, scheduleMuxReconciliation } from './mux.server'
 import * as webhookRoute from './mux-webhook.route'
 import { ceoSessions } from './schema'
-import type { VideoProvider } from './video-provider.server'
+import type { VideoProvider } from './video-provider.types'
 
 useTestDatabase()
 

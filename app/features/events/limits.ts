@@ -1,4 +1,3 @@
-import { fullDateTime } from '~/platform/dates'
 // Limits and messages of spec 001 §5 and §8 for events, shown by the browser and enforced by the
 // server. Apart from the schemas so that pages showing them load no Zod.
 
@@ -20,11 +19,6 @@ export const EVENT_TIME_ZONES = {
   'America/Argentina/Buenos_Aires': 'Buenos Aires',
   'America/New_York': 'Nueva York',
 } as const
-
-/** '16 de marzo de 2027, 18:00 (hora de Madrid)': an event's time in its own zone, for e-mail. */
-export function eventTimeInZone(date: Date, timeZone: string) {
-  return `${fullDateTime(date, timeZone)} (hora de ${EVENT_TIME_ZONES[timeZone as keyof typeof EVENT_TIME_ZONES] ?? timeZone})`
-}
 
 export const EVENT_MESSAGES = {
   created: 'Evento creado',

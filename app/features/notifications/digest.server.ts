@@ -2,7 +2,8 @@ import { and, eq, ne, or, sql } from 'drizzle-orm'
 import { profiles } from '~/features/account/schema'
 import { listPublishedSince } from '~/features/ceo-sessions/library.server'
 import { listAnnouncedSince } from '~/features/events/events.server'
-import { EVENT_TYPES, eventTimeInZone } from '~/features/events/limits'
+import { eventTimeInZone } from '~/features/events/format'
+import { EVENT_TYPES } from '~/features/events/limits'
 import { listMostActivePosts } from '~/features/feed/posts.server'
 import { user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
@@ -10,12 +11,11 @@ import { DEFAULT_TIME_ZONE } from '~/platform/dates'
 import { getEnv } from '~/platform/env.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
-import { enqueueMail } from '~/platform/mail/mail.server'
+import { enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
 import { DigestEmail } from './emails/digest'
 import { postLinkOf } from './grouping'
-import { listLabel } from './preferences'
 import { notificationSettings } from './schema'
-import { unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.server'
+import { emailUnsubscribe } from './unsubscribe.server'
 
 /** Issue 14: at 08:00 in the member's zone; a process that was down at 08:00 still sends until 11:59. */
 export const DIGEST_HOUR = 8
@@ -87,6 +87,9 @@ export async function sendDueDigests(now: Date) {
       const key = hourKey(since)
       if (!contents.has(key)) contents.set(key, readContent(new Date(`${key}:00:00Z`), now))
       const content = personal(await contents.get(key)!, member.userId)
+      const empty = content.posts.length + content.sessions.length + content.events.length === 0
+      // Rendered before the transaction: PGlite would run nothing else meanwhile.
+      const mail = empty ? null : await renderMail(digestMail(member, content))
       const sent = await getDb().transaction(async (tx) => {
         // The claim: whoever settles the period first sends; another process finds it settled.
         const [claimed] = await tx
@@ -99,9 +102,7 @@ export async function sendDueDigests(now: Date) {
             ),
           )
           .returning({ userId: notificationSettings.userId })
-        if (!claimed || content.posts.length + content.sessions.length + content.events.length === 0) return false
-        await enqueueMail(digestMail(member, content), tx)
-        return true
+        return claimed && mail ? enqueueRenderedMail(mail, tx) : false
       })
       if (sent) queued++
     }
@@ -142,13 +143,13 @@ function digestMail(
   content: ReturnType<typeof personal>,
 ) {
   const appUrl = getEnv().APP_URL
-  const unsubscribe = unsubscribeUrl(member.userId, ['digest'])
+  const { headers, footer } = emailUnsubscribe(member.userId, ['digest'])
   const daily = member.digest === 'daily'
   return {
     to: member.email,
     subject: daily ? 'Tu resumen diario de la comunidad' : 'Tu resumen semanal de la comunidad',
     dedupeKey: `digest:${member.userId}:${member.period}`,
-    headers: unsubscribeHeaders(unsubscribe),
+    headers,
     email: DigestEmail({
       firstName: member.firstName,
       daily,
@@ -165,7 +166,7 @@ function digestMail(
         url: `${appUrl}/comunidad/calendario/${event.id}`,
       })),
       communityUrl: `${appUrl}/comunidad`,
-      unsubscribe: { lists: [{ label: listLabel('digest'), url: unsubscribe }], preferencesUrl: `${appUrl}/perfil#notificaciones` },
+      unsubscribe: footer,
     }),
   }
 }

@@ -4,16 +4,16 @@ import { render } from '@react-email/render'
 import type { ReactElement } from 'react'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { EventReminderEmail } from '~/features/events/emails/reminder'
-import { EVENT_TIME_ZONES, EVENT_TYPES } from '~/features/events/limits'
-import { fullDateTime } from '~/platform/dates'
+import { eventTimeInZone } from '~/features/events/format'
+import { EVENT_TYPES } from '~/features/events/limits'
 import { getEnv } from '~/platform/env.server'
 import type { EmailUnsubscribe } from '~/platform/mail/layout'
 import { site } from '~/site.config'
 import { ActivityEmail } from './emails/activity'
 import { DigestEmail } from './emails/digest'
 import { postLinkOf } from './grouping'
-import { listLabel, type MailingList } from './preferences'
-import { unsubscribeUrl } from './unsubscribe.server'
+import type { MailingList } from './preferences'
+import { emailUnsubscribe } from './unsubscribe.server'
 
 /**
  * The member-facing e-mails of the notifications and the events, rendered as they are queued
@@ -44,12 +44,7 @@ const ESCAPED_SCRIPT = '&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt;'
 /** One signing time for the whole file: the links rendered and the links expected carry the same expiry. */
 const SIGNED_AT = Date.now()
 
-function unsubscribeFor(lists: MailingList[]): EmailUnsubscribe {
-  return {
-    lists: lists.map((list) => ({ label: listLabel(list), url: unsubscribeUrl(MEMBER, [list], SIGNED_AT) })),
-    preferencesUrl: `${APP()}/perfil#notificaciones`,
-  }
-}
+const unsubscribeFor = (lists: MailingList[]) => emailUnsubscribe(MEMBER, lists, SIGNED_AT).footer
 
 interface Rendered {
   html: string
@@ -380,13 +375,13 @@ describe('digest e-mail (DigestEmail)', () => {
   const events = () => [
     {
       title: 'Cena de networking en Barcelona',
-      when: fullDateTime(new Date('2027-03-11T19:30:00Z'), 'Europe/Madrid'),
+      when: eventTimeInZone(new Date('2027-03-11T19:30:00Z'), 'Europe/Madrid'),
       type: EVENT_TYPES.presencial,
       url: `${APP()}/comunidad/calendario/${EVENT}`,
     },
     {
       title: 'Webinar: preparar la entrevista con el consejo de administración',
-      when: fullDateTime(new Date('2027-03-16T17:00:00Z'), 'Europe/Madrid'),
+      when: eventTimeInZone(new Date('2027-03-16T17:00:00Z'), 'Europe/Madrid'),
       type: EVENT_TYPES.virtual,
       url: `${APP()}/comunidad/calendario/${EVENT_2}`,
     },
@@ -445,8 +440,8 @@ describe('digest e-mail (DigestEmail)', () => {
     expect(visible).toContain(`${LONG_TITLE} 14 comentarios nuevos`)
     expect(visible).toContain(`${SCRIPT_TITLE} 1 comentario nuevo`)
     expect(visible).toContain('Liderar una compañía de medtech en plena expansión internacional Núria Puigdomènech · Ortoprótesis Ibérica')
-    expect(visible).toContain('Cena de networking en Barcelona Presencial · 11 de marzo de 2027, 20:30')
-    expect(visible).toContain('Virtual · 16 de marzo de 2027, 18:00')
+    expect(visible).toContain('Cena de networking en Barcelona Presencial · 11 de marzo de 2027, 20:30 (hora de Madrid)')
+    expect(visible).toContain('Virtual · 16 de marzo de 2027, 18:00 (hora de Madrid)')
     expectButton(weekly, 'Ir a la comunidad', 'http://localhost:3000/comunidad')
     // The inbox preview names the three sections, as they are all there.
     expect(previewOf(weekly.html)).toBe('Lo más comentado, nuevas sesiones y próximos eventos esta semana')
@@ -533,17 +528,14 @@ describe('digest e-mail (DigestEmail)', () => {
 
 describe('event reminder e-mail (EventReminderEmail)', () => {
   const JOIN_URL = 'https://us02web.zoom.us/j/81234567890?pwd=aBcDeFgHiJkLmNoPqRsTuVwXyZ012345&uname=In%C3%A9s'
-  // As reminders.server.ts words it: the date in the event's zone, then the zone's Spanish name.
-  const whenIn = (date: string, zone: keyof typeof EVENT_TIME_ZONES) =>
-    `${fullDateTime(new Date(date), zone)} (hora de ${EVENT_TIME_ZONES[zone]})`
   const online = () => ({
     title: 'Webinar: preparar la entrevista con el consejo de administración',
-    when: whenIn('2027-03-16T17:00:00Z', 'Europe/Madrid'),
+    when: eventTimeInZone(new Date('2027-03-16T17:00:00Z'), 'Europe/Madrid'),
     eventUrl: `${APP()}/comunidad/calendario/${EVENT_2}`,
   })
   const inPerson = () => ({
     title: 'Cena de networking en Ciudad de México: el mercado farmacéutico latinoamericano',
-    when: whenIn('2027-04-08T02:00:00Z', 'America/Mexico_City'),
+    when: eventTimeInZone(new Date('2027-04-08T02:00:00Z'), 'America/Mexico_City'),
     location: 'Hotel Camino Real Polanco, Calzada General Mariano Escobedo 700, Anzures, 11590 Ciudad de México',
     eventUrl: `${APP()}/comunidad/calendario/${EVENT}`,
   })

@@ -1,16 +1,16 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test, vi } from 'vitest'
 import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
 import { publishVideo } from '~/features/ceo-sessions/video-state.server'
 import * as calendarRoute from '~/features/events/calendar.route'
 import { createEvent, toggleRegistration } from '~/features/events/events.server'
 import { reminderJob } from '~/features/events/reminders.server'
-import { fromWallTime, toWallTime } from '~/platform/dates'
+import { fromWallTime, fullDateTime, toWallTime } from '~/platform/dates'
 import { getDb } from '~/platform/db/client.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { jobs } from '~/platform/jobs/schema'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { createPost, feedAction } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
 import { newSession } from '../../../tests/setup/sessions'
@@ -56,11 +56,36 @@ async function setAll(person: Person, channel: Channel, extra: Partial<Awaited<R
   await savePreferences(person.userId!, { ...topics, digest: 'never', timeZone: null, ...extra })
 }
 
+/** The lists a notification e-mail's one-click header stops. */
+function listsOf(mail: QueuedMail) {
+  const header = mail.headers!['List-Unsubscribe']!
+  const token = readUnsubscribeToken(header.slice(header.lastIndexOf('/') + 1, -1))
+  return token.status === 'valid' ? token.lists : []
+}
+
 const bell = (userId: string) =>
   getDb()
     .select({ type: notifications.type, emailPending: notifications.emailPending, isRead: notifications.isRead })
     .from(notifications)
     .where(eq(notifications.userId, userId))
+
+/** An event `admin` announces, in Madrid's time. */
+const announce = (title: string, eventDate: Date) =>
+  createEvent(
+    {
+      title,
+      description: 'Networking',
+      content: null,
+      eventDate,
+      timeZone: 'Europe/Madrid',
+      durationMinutes: 90,
+      location: 'Madrid',
+      eventType: 'presencial',
+      maxAttendees: null,
+      externalLink: null,
+    },
+    admin.userId!,
+  )
 
 const calendarAction = (fields: Record<string, string>, cookie?: string) =>
   run(() => calendarRoute.action({ request: formRequest('/comunidad/calendario', fields, { cookie }), params: {}, context: {} } as never))
@@ -80,36 +105,28 @@ beforeAll(async () => {
 })
 
 describe('preference matrix: each topic × each setting', () => {
-  test('e-mail and web, web only, nothing, and e-mail switched off as a whole', async () => {
-    const recipients = {
-      email: await createPersona('premium', { firstName: 'Eva', lastName: 'Email' }),
-      web: await createPersona('premium', { firstName: 'Walter', lastName: 'Web' }),
-      off: await createPersona('premium', { firstName: 'Nadia', lastName: 'Nada' }),
-      paused: await createPersona('premium', { firstName: 'Pablo', lastName: 'Pausa' }),
+  const CHANNELS: Channel[] = ['email', 'web', 'off']
+  // Recipient i sets topic t to CHANNELS[(i + t) % 3]: each topic takes each setting, and a topic
+  // read from its neighbour's column shows. Topics three apart would still agree for every one of
+  // them, so a fourth recipient shifts the last three by one more.
+  const channelOf = (i: number, t: number) => CHANNELS[(i + t + (i === 3 && t >= 3 ? 1 : 0)) % 3]!
+
+  test('every topic in each setting, each from its own column, and e-mail switched off as a whole', async () => {
+    const rotated: Person[] = []
+    for (let i = 0; i < 4; i++) {
+      const person = await createPersona('premium', { firstName: `Rota${i}`, lastName: 'Canales' })
+      const topics = Object.fromEntries(TOPICS.map((topic, t) => [topic.key, channelOf(i, t)])) as Record<Topic, Channel>
+      await savePreferences(person.userId!, { ...topics, digest: 'never', timeZone: null })
+      rotated.push(person)
     }
-    await setAll(recipients.email, 'email')
-    await setAll(recipients.web, 'web')
-    await setAll(recipients.off, 'off')
-    await setAll(recipients.paused, 'email')
-    await getDb().update(profiles).set({ emailNotifications: false }).where(eq(profiles.userId, recipients.paused.userId!))
+    const paused = await createPersona('premium', { firstName: 'Pablo', lastName: 'Pausa' })
+    await setAll(paused, 'email')
+    await getDb().update(profiles).set({ emailNotifications: false }).where(eq(profiles.userId, paused.userId!))
+    const recipients = [...rotated, paused]
 
     // Each topic, through the feature that causes it, for every recipient.
-    const eventId = await createEvent(
-      {
-        title: 'Cena de directivos',
-        description: 'Networking',
-        content: null,
-        eventDate: new Date(Date.now() + 2 * DAY),
-        timeZone: 'Europe/Madrid',
-        durationMinutes: 90,
-        location: 'Madrid',
-        eventType: 'presencial',
-        maxAttendees: null,
-        externalLink: null,
-      },
-      admin.userId!,
-    )
-    for (const person of Object.values(recipients)) {
+    const eventId = await announce('Cena de directivos', new Date(Date.now() + 2 * DAY))
+    for (const person of recipients) {
       const postId = await createPost(person.cookie!, { title: `Post de ${person.email}` })
       await feedAction({ intent: 'add-comment', postId, content: 'Mi propio comentario' }, person.cookie)
       const [own] = await getDb()
@@ -139,7 +156,7 @@ describe('preference matrix: each topic × each setting', () => {
       .select({ eventDate: sql<Date>`event_date` })
       .from(sql`events`)
       .where(sql`id = ${eventId}`)
-    for (const person of Object.values(recipients))
+    for (const person of recipients)
       await reminderJob.run(
         { eventId, userId: person.userId!, kind: '24h', eventDate: new Date(event!.eventDate).toISOString() },
         { attempts: 1, jobId: 0 },
@@ -147,12 +164,6 @@ describe('preference matrix: each topic × each setting', () => {
 
     await afterBatchWindow()
 
-    const expectations: Record<keyof typeof recipients, { bell: boolean; email: boolean }> = {
-      email: { bell: true, email: true },
-      web: { bell: true, email: false },
-      off: { bell: false, email: false },
-      paused: { bell: true, email: false },
-    }
     const typeOfTopic: Record<Topic, string> = {
       comments: 'comment',
       replies: 'comment_reply',
@@ -170,23 +181,27 @@ describe('preference matrix: each topic × each setting', () => {
       events: (mails) => mails.some((mail) => mail.text.includes('«Webinar de regulación»')),
       myEvents: (mails) => mails.some((mail) => mail.subject === 'Mañana: Cena de directivos'),
     }
-    for (const [name, person] of Object.entries(recipients) as Array<[keyof typeof recipients, Person]>) {
+    for (const [i, person] of recipients.entries()) {
       const rows = await bell(person.userId!)
       const mails = await mailsTo(person.email!)
-      for (const topic of TOPICS) {
-        const label = `${name} × ${topic.key}`
+      const channels = TOPICS.map((topic, t) => (person === paused ? 'email' : channelOf(i, t)))
+      for (const [t, topic] of TOPICS.entries()) {
+        const label = `${person.email} × ${topic.key} (${channels[t]})`
         expect(
           rows.some((row) => row.type === typeOfTopic[topic.key]),
           `${label}: bell`,
-        ).toBe(expectations[name].bell)
-        expect(inMail[topic.key](mails), `${label}: e-mail`).toBe(expectations[name].email)
+        ).toBe(channels[t] !== 'off')
+        expect(inMail[topic.key](mails), `${label}: e-mail`).toBe(channels[t] === 'email' && person !== paused)
       }
       // Nothing is left waiting once the batch has gone.
       expect(rows.filter((row) => row.emailPending)).toEqual([])
+      // The burst's topics wanted by e-mail in one e-mail, whose header stops each; the reminder apart.
+      const batched = TOPICS.map((topic) => topic.key).filter(
+        (key, t) => key !== 'myEvents' && channels[t] === 'email' && person !== paused,
+      )
+      const batches = mails.filter((mail) => mail.headers?.['List-Unsubscribe'] && !mail.subject.startsWith('Mañana'))
+      expect(batches.map((mail) => listsOf(mail).sort())).toEqual(batched.length > 0 ? [batched.sort()] : [])
     }
-    // The batch: every topic of the e-mail recipient's burst in one e-mail, plus the reminder's own.
-    const evaMails = (await mailsTo(recipients.email.email!)).filter((mail) => mail.headers?.['List-Unsubscribe'])
-    expect(evaMails.map((mail) => mail.subject)).toEqual(['Mañana: Cena de directivos', 'Tienes 5 novedades en la comunidad'])
   })
 })
 
@@ -277,7 +292,7 @@ describe('batching', () => {
     expect((await mailsTo(author.email!)).filter((mail) => mail.subject.startsWith('Nuevo comentario'))).toEqual([])
   })
 
-  test('two workers sending one member’s batch at once queue one e-mail', async () => {
+  concurrencyTest('two workers sending one member’s batch at once queue one e-mail', async () => {
     const author = await createPersona('premium', { firstName: 'Dora', lastName: 'Doble' })
     const postId = await createPost(author.cookie!, { title: 'Dos a la vez' })
     await feedAction({ intent: 'add-comment', postId, content: 'Hola' }, actor.cookie)
@@ -287,7 +302,7 @@ describe('batching', () => {
   })
 })
 
-test('comments arriving while batches are being sent: each is e-mailed exactly once, none left waiting', async () => {
+concurrencyTest('comments arriving while batches are being sent: each is e-mailed exactly once, none left waiting', async () => {
   const author = await createPersona('premium', { firstName: 'Carla', lastName: 'Carrera' })
   const posts: Array<{ id: string; title: string }> = []
   for (let i = 0; i < 8; i++)
@@ -306,6 +321,110 @@ test('comments arriving while batches are being sent: each is e-mailed exactly o
     expect(mentions, post.title).toHaveLength(1)
   }
   expect((await bell(author.userId!)).filter((row) => row.emailPending)).toEqual([])
+})
+
+describe('the activity e-mail, rendered with no transaction open', () => {
+  /** Runs `meanwhile` once the sender has read and rendered its batch, just before it claims it. */
+  async function whileRendered<T>(meanwhile: () => Promise<unknown>, send: () => Promise<T>) {
+    const db = getDb()
+    const transaction = db.transaction.bind(db)
+    let due = true
+    const spy = vi.spyOn(db, 'transaction').mockImplementation(async (...args) => {
+      if (due) {
+        due = false
+        await meanwhile()
+      }
+      return transaction(...args)
+    })
+    try {
+      return await send()
+    } finally {
+      spy.mockRestore()
+    }
+  }
+  const batchesTo = async (person: Person) => (await mailsTo(person.email!)).filter((mail) => mail.headers?.['List-Unsubscribe'])
+
+  test('a comment that comes while its job renders the batch is in the next e-mail: once, not lost', async () => {
+    const author = await createPersona('premium', { firstName: 'Rosa', lastName: 'Rezagada' })
+    const first = await createPost(author.cookie!, { title: 'Primero en el lote' })
+    const second = await createPost(author.cookie!, { title: 'Llegó mientras tanto' })
+    await feedAction({ intent: 'add-comment', postId: first, content: 'Hola' }, actor.cookie)
+    await whileRendered(() => feedAction({ intent: 'add-comment', postId: second, content: 'Yo también' }, actor.cookie), afterBatchWindow)
+    expect((await batchesTo(author)).map((mail) => mail.subject)).toEqual([
+      'Nuevo comentario: Bruno Díaz ha comentado en tu post «Primero en el lote»',
+    ])
+    // The late one waits for a job of its own.
+    expect((await bell(author.userId!)).filter((row) => row.emailPending)).toHaveLength(1)
+    await afterBatchWindow()
+    expect((await batchesTo(author)).map((mail) => mail.subject)).toEqual([
+      'Nuevo comentario: Bruno Díaz ha comentado en tu post «Primero en el lote»',
+      'Nuevo comentario: Bruno Díaz ha comentado en tu post «Llegó mientras tanto»',
+    ])
+    expect((await bell(author.userId!)).filter((row) => row.emailPending)).toEqual([])
+  })
+
+  test('a notification read, or a topic switched to "Solo en la web", while the batch renders is left out of it', async () => {
+    const author = await createPersona('premium', { firstName: 'Lola', lastName: 'Lectora' })
+    const read = await createPost(author.cookie!, { title: 'Leído a tiempo' })
+    const kept = await createPost(author.cookie!, { title: 'Sigue sin leer' })
+    await feedAction({ intent: 'add-comment', postId: read, content: 'Hola' }, actor.cookie)
+    await feedAction({ intent: 'add-comment', postId: kept, content: 'Hola' }, actor.cookie)
+    const markRead = () =>
+      getDb()
+        .update(notifications)
+        .set({ isRead: true })
+        .where(and(eq(notifications.userId, author.userId!), eq(notifications.relatedPostId, read)))
+    expect(await whileRendered(markRead, () => sendActivityEmail(author.userId!))).toBe(true)
+    expect((await batchesTo(author)).map((mail) => mail.subject)).toEqual([
+      'Nuevo comentario: Bruno Díaz ha comentado en tu post «Sigue sin leer»',
+    ])
+
+    const switched = await createPersona('premium', { firstName: 'Teo', lastName: 'Cambia' })
+    await feedAction(
+      { intent: 'add-comment', postId: await createPost(switched.cookie!, { title: 'Ya no' }), content: 'Hola' },
+      actor.cookie,
+    )
+    const webOnly = async () => savePreferences(switched.userId!, { ...(await getPreferences(switched.userId!)), comments: 'web' })
+    expect(await whileRendered(webOnly, () => sendActivityEmail(switched.userId!))).toBe(false)
+    expect(await batchesTo(switched)).toEqual([])
+    expect((await bell(switched.userId!)).filter((row) => row.emailPending)).toEqual([])
+  })
+
+  test('another sender that claims the batch while this one renders it: one e-mail', async () => {
+    const author = await createPersona('premium', { firstName: 'Gema', lastName: 'Gemela' })
+    await feedAction(
+      { intent: 'add-comment', postId: await createPost(author.cookie!, { title: 'Dos envíos' }), content: 'Hola' },
+      actor.cookie,
+    )
+    let other: boolean | undefined
+    const sent = await whileRendered(
+      async () => (other = await sendActivityEmail(author.userId!)),
+      () => sendActivityEmail(author.userId!),
+    )
+    expect([other, sent]).toEqual([true, false])
+    expect(await batchesTo(author)).toHaveLength(1)
+  })
+})
+
+test('a reminder run by its job from the queue tells the event’s time in its zone, by e-mail and in the bell', async () => {
+  const member = await createPersona('premium', { firstName: 'Irene', lastName: 'Recordada' })
+  const eventDate = new Date(Date.now() + 25 * 60 * 60 * 1000)
+  const eventId = await announce('Comida de consejeras', eventDate)
+  expect((await toggleRegistration(eventId, member.userId!)).kind).toBe('registered')
+  // The 24 h reminder's moment has come.
+  await getDb()
+    .update(jobs)
+    .set({ runAt: sql`now()` })
+    .where(and(eq(jobs.name, reminderJob.name), sql`${jobs.payload}->>'eventId' = ${eventId} and ${jobs.payload}->>'kind' = '24h'`))
+  expect(await runDueJobs({ names: [reminderJob.name] })).toBe(1)
+  const when = `${fullDateTime(eventDate, 'Europe/Madrid')} (hora de Madrid)`
+  const [mail] = (await mailsTo(member.email!)).filter((item) => item.subject === 'Mañana: Comida de consejeras')
+  expect(mail!.text).toContain(`Cuándo: ${when}`)
+  const reminders = await getDb()
+    .select({ message: notifications.message })
+    .from(notifications)
+    .where(and(eq(notifications.userId, member.userId!), eq(notifications.type, 'event_reminder')))
+  expect(reminders).toEqual([{ message: `Mañana: «Comida de consejeras», ${when}` }])
 })
 
 describe('digest', () => {
@@ -348,6 +467,8 @@ describe('digest', () => {
     for (let i = 0; i < 25; i++) await feedAction({ intent: 'add-comment', postId, content: `Muy interesante ${i}` }, admin.cookie)
     const ownPost = await createPost(weekly.cookie!, { title: 'El post de Sara' })
     for (let i = 0; i < 30; i++) await feedAction({ intent: 'add-comment', postId: ownPost, content: `Hola Sara ${i}` }, admin.cookie)
+    const dinner = monday(0, '19:30')
+    await announce('Cena del lunes', dinner)
 
     await sendDueDigests(monday(0, '07:59'))
     expect(await digestsTo(weekly)).toHaveLength(0)
@@ -357,6 +478,9 @@ describe('digest', () => {
     expect(first?.subject).toBe('Tu resumen semanal de la comunidad')
     expect(first!.text).toContain('Biosimilares en 2027')
     expect(first!.text).toContain(`${BASE_URL}/comunidad?comentarios=${postId}#post-${postId}`)
+    // An event's time in its own zone, named.
+    expect(first!.text).toContain(`Cena del lunes ${BASE_URL}/comunidad/calendario/`)
+    expect(first!.text).toContain(`Presencial · ${fullDateTime(dinner, 'Europe/Madrid')} (hora de Madrid)`)
     // Never about one's own doings: Sara's own post, the most commented, is not news to her.
     expect(first!.text).not.toContain('El post de Sara')
     expect(first!.headers?.['List-Unsubscribe']).toMatch(/^<http:\/\/localhost:3000\/correo\/baja\/[\w-]+\.[\w-]+>$/)
@@ -394,7 +518,7 @@ describe('digest', () => {
     expect(settled!.sentAt).toEqual(monday(1, '08:00'))
   })
 
-  test('exactly once with two workers at once, and the hourly run is scheduled once by every process', async () => {
+  concurrencyTest('exactly once with two workers at once, and the hourly run is scheduled once by every process', async () => {
     const people: Person[] = []
     for (let i = 0; i < 6; i++) people.push(await createPersona('premium', { firstName: `Doble${i}`, lastName: 'Resumen' }))
     await lastDigestAnHourAgo(people)
@@ -436,7 +560,7 @@ describe('one-click unsubscribe without signing in', () => {
     )
   const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1)
 
-  test('a valid link: opening it changes nothing, posting turns that topic to "Solo en la web", twice is harmless', async () => {
+  concurrencyTest('a valid link: opening it changes nothing, posting turns that topic to "Solo en la web", twice is harmless', async () => {
     const member = await createPersona('premium', { firstName: 'Iris', lastName: 'Baja' })
     const token = tokenOf(unsubscribeUrl(member.userId!, ['comments']))
     const page = await load(token)
@@ -517,17 +641,18 @@ describe('preferences in /perfil', () => {
   const post = (fields: Record<string, string>, cookie?: string) =>
     run(() => profileRoute.action({ request: formRequest('/perfil', fields, { cookie }), params: {}, context: {} } as never))
   const choices = { comments: 'web', replies: 'email', likes: 'off', sessions: 'email', events: 'web', myEvents: 'email', digest: 'daily' }
+  const shown = async (cookie?: string) =>
+    (await run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context: {} } as never))).data
+      .preferences
+  const DEFAULTS = {
+    topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email' },
+    digest: 'weekly',
+    timeZone: null,
+  }
 
   test('the defaults a member expects, saved with a toast; the zone the browser sends is kept', async () => {
     const member = await createPersona('member', { firstName: 'Pepa', lastName: 'Perfil' })
-    const page = await run(() =>
-      profileRoute.loader({ request: getRequest('/perfil', { cookie: member.cookie }), params: {}, context: {} } as never),
-    )
-    expect(page.data.preferences).toEqual({
-      topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email' },
-      digest: 'weekly',
-      timeZone: null,
-    })
+    expect(await shown(member.cookie)).toEqual(DEFAULTS)
     const saved = await post({ intent: 'preferences', ...choices, timeZone: 'America/Bogota' }, member.cookie)
     expect(saved.status).toBe(302)
     expect(saved.location).toBe('/perfil#notificaciones')
@@ -536,6 +661,13 @@ describe('preferences in /perfil', () => {
     // Without the page's script no zone comes: the known one stays.
     await post({ intent: 'preferences', ...choices, digest: 'weekly' }, member.cookie)
     expect(await getPreferences(member.userId!)).toMatchObject({ digest: 'weekly', timeZone: 'America/Bogota' })
+  })
+
+  test('the page reads without writing: a member without a preferences row sees the defaults and still has none', async () => {
+    const member = await createPersona('member', { firstName: 'Lea', lastName: 'Lectura' })
+    await getDb().delete(notificationSettings).where(eq(notificationSettings.userId, member.userId!))
+    expect(await shown(member.cookie)).toEqual(DEFAULTS)
+    expect(await getDb().select().from(notificationSettings).where(eq(notificationSettings.userId, member.userId!))).toEqual([])
   })
 
   test('a value outside the choices, a missing topic or an unknown zone is refused with the form’s message; anonymous goes to sign in', async () => {

@@ -1,17 +1,16 @@
 import { Bell, Check, CheckCheck } from 'lucide-react'
 import { data, Form, Link, useFetcher } from 'react-router'
-import { z } from 'zod'
 import { displayName } from '~/features/account/display-name'
 import { requireUser } from '~/platform/auth/guards.server'
 import { fullDateTime, relativeTime } from '~/platform/dates'
-import { handleIntent, refuse, success } from '~/platform/http/responses.server'
+import { handleIntent } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { UserAvatar } from '~/ui/user-avatar'
 import { type NotificationView, linkOf } from './grouping'
-import { countUnread, listNotifications, markAllNotificationsRead, markNotificationsRead } from './notifications.server'
+import { listNotifications, markAllReadIntent, markReadIntent, NotificationIntent } from './notifications.server'
 import type { Route } from './+types/notifications.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Notificaciones · ${site.name}` }, { name: 'robots', content: 'noindex' }]
@@ -45,30 +44,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ unreadCount, items, page, hasMore: list.hasMore, unreadOnly }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
-const NotificationIntent = z.discriminatedUnion('intent', [
-  // One notification, or a group of them (the bell marks a group read at once).
-  z.object({ intent: z.literal('mark-read'), notificationId: z.union([z.uuid(), z.array(z.uuid()).min(1).max(50)]) }),
-  z.object({ intent: z.literal('mark-all-read') }),
-])
-
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
   return handleIntent(request, NotificationIntent, {
-    'mark-all-read': {
-      invalid: 'Solicitud no válida',
-      async run() {
-        await markAllNotificationsRead(user.id)
-        return success({ unreadCount: 0 }, { title: 'Todas las notificaciones están leídas' })
-      },
-    },
-    'mark-read': {
-      invalid: 'Solicitud no válida',
-      async run({ notificationId }) {
-        const ids = Array.isArray(notificationId) ? notificationId : [notificationId]
-        if ((await markNotificationsRead(user.id, ids)) === 0) refuse(404, 'Notificación no encontrada')
-        return success({ unreadCount: await countUnread(user.id) })
-      },
-    },
+    'mark-read': { invalid: 'Solicitud no válida', run: (input) => markReadIntent(user, input) },
+    'mark-all-read': { invalid: 'Solicitud no válida', run: () => markAllReadIntent(user) },
   })
 }
 

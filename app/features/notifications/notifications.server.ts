@@ -1,9 +1,15 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { z } from 'zod'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityPosts } from '~/features/feed/schema'
+import type { CurrentUser } from '~/platform/auth/guards.server'
+import { refuse, success } from '~/platform/http/responses.server'
+import { enqueueRenderedMail, type RenderedMail } from '~/platform/mail/mail.server'
 import { scheduleActivityEmail, scheduleActivityEmailsForEveryone } from './activity-email.server'
 import { topicOf } from './preferences'
+import { deliveryFor, deliveryOf } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
+import { actorsOf, NOTIFICATION_COLUMNS } from './views.server'
 import { profiles } from '~/features/account/schema'
 import { publishInTransaction } from '~/platform/realtime.server'
 
@@ -15,7 +21,8 @@ export const NOTIFICATION_FETCH_LIMIT = 50
 /**
  * Creates a notification inside the action's transaction, never for one's own action nor for a
  * topic the recipient set to 'Nada', and announces it to the recipient's open streams once the
- * transaction commits. One the recipient wants by e-mail waits for their next activity e-mail.
+ * transaction commits. One the recipient wants by e-mail waits for their next activity e-mail,
+ * or, when the caller brings its own e-mail, that one is queued instead.
  */
 export async function notifyInTransaction(
   tx: DbExecutor,
@@ -30,22 +37,18 @@ export async function notifyInTransaction(
     commentId?: string | null
     sessionId?: string | null
     eventId?: string | null
-    /** The caller e-mails it on its own (an event reminder cannot wait for the batch). */
-    emailedSeparately?: boolean
+    /**
+     * Its own e-mail, rendered before the transaction (an event reminder cannot wait for the batch):
+     * queued if the recipient wants the topic by e-mail.
+     */
+    email?: RenderedMail
   },
 ) {
   if (notification.recipientId === notification.actorId) return
   const topic = topicOf(notification.type)
-  let emailPending = false
-  if (topic) {
-    const [recipient] = await tx
-      .select({ channel: notificationSettings[topic], emailOn: profiles.emailNotifications })
-      .from(notificationSettings)
-      .innerJoin(profiles, eq(profiles.userId, notificationSettings.userId))
-      .where(eq(notificationSettings.userId, notification.recipientId))
-    if (recipient?.channel === 'off') return
-    emailPending = recipient?.channel === 'email' && recipient.emailOn && !notification.emailedSeparately
-  }
+  const delivery = topic ? await deliveryFor(tx, notification.recipientId, topic) : 'web'
+  if (delivery === 'off') return
+  const emailPending = delivery === 'email' && !notification.email
   // A like taken back and given again does not ring the bell twice.
   if (notification.type === 'like' || notification.type === 'comment_like') {
     const [existing] = await tx
@@ -80,6 +83,7 @@ export async function notifyInTransaction(
     })
     .returning({ id: notifications.id })
   if (emailPending) await scheduleActivityEmail(tx, notification.recipientId)
+  if (delivery === 'email' && notification.email) await enqueueRenderedMail(notification.email, tx)
   await publishInTransaction(tx, { type: 'notification', userId: notification.recipientId, notificationId: created!.id })
 }
 
@@ -99,56 +103,15 @@ export async function notifyEveryoneInTransaction(
     eventId?: string
   },
 ) {
-  const channel = notificationSettings[topicOf(notification.type)!]
+  const delivery = deliveryOf(topicOf(notification.type)!)
   await tx.execute(sql`
     insert into ${notifications} (user_id, actor_user_id, type, title, message, related_session_id, related_event_id, email_pending)
     select ${profiles.userId}, ${notification.actorId}, ${notification.type}, ${notification.title}, ${notification.message},
-      ${notification.sessionId ?? null}, ${notification.eventId ?? null}, ${profiles.emailNotifications} and ${channel} = 'email'
+      ${notification.sessionId ?? null}, ${notification.eventId ?? null}, ${delivery} = 'email'
     from ${profiles} join ${notificationSettings} on ${notificationSettings.userId} = ${profiles.userId}
-    where ${profiles.userId} is distinct from ${notification.actorId} and ${channel} <> 'off'`)
+    where ${profiles.userId} is distinct from ${notification.actorId} and ${delivery} <> 'off'`)
   await scheduleActivityEmailsForEveryone(tx, `${notification.type}:${notification.sessionId ?? notification.eventId}`)
   await publishInTransaction(tx, { type: 'notification-for-everyone' })
-}
-
-export async function countUnread(userId: string) {
-  const [row] = await getDb()
-    .select({ n: count() })
-    .from(notifications)
-    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
-  return row?.n ?? 0
-}
-
-/** What a notification is shown with, in the bell, on /notificaciones and in e-mail. */
-export const NOTIFICATION_COLUMNS = {
-  id: notifications.id,
-  type: notifications.type,
-  title: notifications.title,
-  message: notifications.message,
-  isRead: notifications.isRead,
-  relatedPostId: notifications.relatedPostId,
-  relatedCommentId: notifications.relatedCommentId,
-  relatedSessionId: notifications.relatedSessionId,
-  relatedEventId: notifications.relatedEventId,
-  actorUserId: notifications.actorUserId,
-  createdAt: notifications.createdAt,
-}
-
-/** The public name and photo of the notifications' actors, by user id: one query. */
-export async function actorsOf(executor: DbExecutor, items: Array<{ actorUserId: string | null }>) {
-  const actorIds = [...new Set(items.map((item) => item.actorUserId).filter((id): id is string => Boolean(id)))]
-  const actors = actorIds.length
-    ? await executor
-        .select({
-          userId: profiles.userId,
-          firstName: profiles.firstName,
-          lastName: profiles.lastName,
-          displayName: profiles.displayName,
-          avatarUrl: profiles.avatarUrl,
-        })
-        .from(profiles)
-        .where(inArray(profiles.userId, actorIds))
-    : []
-  return new Map(actors.map((actor) => [actor.userId, actor]))
 }
 
 /**
@@ -174,19 +137,33 @@ export async function listNotifications(userId: string, { limit = NOTIFICATION_F
   }
 }
 
-/** Only the recipient's own rows match: another user's ids change nothing. Returns how many matched. */
-export async function markNotificationsRead(userId: string, notificationIds: string[]) {
-  const updated = await getDb()
+export const NotificationIntent = z.discriminatedUnion('intent', [
+  // One notification, or a group of them (the bell marks a group read at once).
+  z.object({ intent: z.literal('mark-read'), notificationId: z.union([z.uuid(), z.array(z.uuid()).min(1).max(50)]) }),
+  z.object({ intent: z.literal('mark-all-read') }),
+])
+
+/** Only the recipient's own rows match: another member's ids are not found. */
+export async function markReadIntent(user: CurrentUser, { notificationId }: { notificationId: string | string[] }) {
+  const marked = await getDb()
     .update(notifications)
     .set({ isRead: true })
-    .where(and(inArray(notifications.id, notificationIds), eq(notifications.userId, userId)))
+    .where(
+      and(inArray(notifications.id, Array.isArray(notificationId) ? notificationId : [notificationId]), eq(notifications.userId, user.id)),
+    )
     .returning({ id: notifications.id })
-  return updated.length
+  if (marked.length === 0) refuse(404, 'Notificación no encontrada')
+  const [unread] = await getDb()
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, user.id), eq(notifications.isRead, false)))
+  return success({ unreadCount: unread?.n ?? 0 })
 }
 
-export async function markAllNotificationsRead(userId: string) {
+export async function markAllReadIntent(user: CurrentUser) {
   await getDb()
     .update(notifications)
     .set({ isRead: true })
-    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
+    .where(and(eq(notifications.userId, user.id), eq(notifications.isRead, false)))
+  return success({ unreadCount: 0 }, { title: 'Todas las notificaciones están leídas' })
 }

@@ -1,12 +1,13 @@
 import { eq, type SQL, sql } from 'drizzle-orm'
-import { getDb } from '~/platform/db/client.server'
-import type { Channel, DigestFrequency, MailingList, Topic } from './preferences'
+import { profiles } from '~/features/account/schema'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import { type Channel, type DigestFrequency, type MailingList, type Topic, TOPICS } from './preferences'
 import { notificationSettings } from './schema'
 
 export type Preferences = Record<Topic, Channel> & { digest: DigestFrequency; timeZone: string | null }
 
 /** Each topic's column (TOPICS in preferences.ts). */
-export const TOPIC_COLUMNS = {
+const TOPIC_COLUMNS = {
   comments: notificationSettings.comments,
   replies: notificationSettings.replies,
   likes: notificationSettings.likes,
@@ -21,16 +22,38 @@ const PREFERENCE_COLUMNS = {
   timeZone: notificationSettings.timeZone,
 }
 
+/** What a member has before their row exists: the columns' own defaults (schema.ts), not a copy. */
+const DEFAULTS = Object.fromEntries(Object.entries(PREFERENCE_COLUMNS).map(([key, column]) => [key, column.default ?? null])) as Preferences
+
 /** The member's preferences; the table's defaults for one whose row does not exist yet. */
 export async function getPreferences(userId: string): Promise<Preferences> {
   const [row] = await getDb().select(PREFERENCE_COLUMNS).from(notificationSettings).where(eq(notificationSettings.userId, userId))
-  if (row) return row
-  const [defaults] = await getDb()
-    .insert(notificationSettings)
-    .values({ userId })
-    .onConflictDoUpdate({ target: notificationSettings.userId, set: { userId } })
-    .returning(PREFERENCE_COLUMNS)
-  return defaults!
+  return row ?? DEFAULTS
+}
+
+/**
+ * How a member hears of a topic, the one rule for the bell and e-mail: 'off' nothing, 'web' the
+ * bell, 'email' the bell and e-mail, unless 'Recibir notificaciones por email' is off (then
+ * 'web'). In SQL, so that a notification for everyone applies it in its one statement; the query
+ * joins `profiles` to `notification_settings`.
+ */
+export function deliveryOf(topic: Topic) {
+  const channel = TOPIC_COLUMNS[topic]
+  return sql<Channel>`(case when ${channel} = 'email' and not ${profiles.emailNotifications} then 'web'::notification_channel else ${channel} end)`
+}
+
+/** Every topic's delivery, to select at once. */
+export const deliveries = () => Object.fromEntries(TOPICS.map(({ key }) => [key, deliveryOf(key)])) as Record<Topic, SQL<Channel>>
+
+/** One member's delivery of one topic. */
+export async function deliveryFor(executor: DbExecutor, userId: string, topic: Topic): Promise<Channel> {
+  const [row] = await executor
+    .select({ delivery: deliveryOf(topic) })
+    .from(notificationSettings)
+    .innerJoin(profiles, eq(profiles.userId, notificationSettings.userId))
+    .where(eq(notificationSettings.userId, userId))
+  // Preferences come with the profile (a trigger adds them): until then, the bell only.
+  return row?.delivery ?? 'web'
 }
 
 /** Without a zone (a browser without the page's script), the known one stays. */

@@ -1,6 +1,7 @@
 import { hasValidSignature, sign } from '~/platform/auth/signature.server'
 import { getEnv } from '~/platform/env.server'
-import { type MailingList, TOPICS } from './preferences'
+import type { EmailUnsubscribe } from '~/platform/mail/layout'
+import { listLabel, type MailingList, TOPICS } from './preferences'
 
 /** An e-mail's unsubscribe link works this long: old mail in an inbox still stops the next ones. */
 export const UNSUBSCRIBE_LINK_DAYS = 90
@@ -18,9 +19,17 @@ export function unsubscribeUrl(userId: string, lists: MailingList[], now = Date.
   return `${getEnv().APP_URL}/correo/baja/${payload}.${sign('unsubscribe', userId, names, expires)}`
 }
 
-/** RFC 2369 and RFC 8058: the mail client's own unsubscribe button posts to the link. */
-export function unsubscribeHeaders(url: string) {
-  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+/**
+ * The way out of a notification e-mail about `lists`: the footer has one link per list, and the
+ * headers (RFC 2369, RFC 8058) one link to them all, which the mail client's own button posts to.
+ */
+export function emailUnsubscribe(userId: string, lists: MailingList[], now = Date.now()) {
+  const footer: EmailUnsubscribe = {
+    lists: lists.map((list) => ({ label: listLabel(list), url: unsubscribeUrl(userId, [list], now) })),
+    preferencesUrl: `${getEnv().APP_URL}/perfil#notificaciones`,
+  }
+  const headers = { 'List-Unsubscribe': `<${unsubscribeUrl(userId, lists, now)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+  return { headers, footer }
 }
 
 export type UnsubscribeToken = { status: 'valid'; userId: string; lists: MailingList[] } | { status: 'expired' | 'invalid' }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm'
+import { and, eq, lt, sql } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
 import { deleteExpiredRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { defineJob, enqueue } from './jobs.server'
@@ -8,15 +8,23 @@ import { jobs } from './schema'
 const dayKey = (date: Date) => date.toISOString().slice(0, 10)
 
 /**
- * Once a day: finished jobs older than two weeks go (those with a dedupe key stay: they are
- * what keeps "once" once), and so do rate-limit windows long past. Then it schedules itself.
+ * Once a day: finished jobs go, with their payload (a rendered e-mail and its address), two weeks
+ * after they ran, or 30 days for those with a dedupe key: each key names a moment past (an hour, a
+ * reminder, a digest's period) or work that another row also records (the welcome), so nothing
+ * asks for it again by then. Queued, running and failed jobs stay. Rate-limit windows long past
+ * go too. Then it schedules itself.
  */
 export const housekeepingJob = defineJob<Record<string, never>>({
   name: 'platform.housekeeping',
   async run() {
     await getDb()
       .delete(jobs)
-      .where(and(eq(jobs.status, 'done'), isNull(jobs.dedupeKey), lt(jobs.finishedAt, sql`now() - interval '14 days'`)))
+      .where(
+        and(
+          eq(jobs.status, 'done'),
+          lt(jobs.finishedAt, sql`now() - case when ${jobs.dedupeKey} is null then interval '14 days' else interval '30 days' end`),
+        ),
+      )
     await deleteExpiredRateLimits()
     await scheduleHousekeeping(new Date(Date.now() + 24 * 60 * 60 * 1000))
   },

@@ -55,41 +55,46 @@ export async function enqueue<Payload>(
 
 const BATCH_SIZE = 10
 
-/** Claims and runs the jobs due now, once. Returns how many were claimed. */
+/**
+ * Claims and runs up to `limit` due jobs, one after another. Returns how many were claimed. Each
+ * is claimed when its turn comes: a claim made for a whole batch could expire while the jobs
+ * before it ran, and another worker would then run it too.
+ */
 export async function runDueJobs({ names, limit = BATCH_SIZE }: { names?: string[]; limit?: number } = {}) {
   const db = getDb()
   const known = (names ?? [...definitions.keys()]).filter((name) => definitions.has(name))
   if (known.length === 0) return 0
-  const claimed = await db
-    .update(jobs)
-    .set({
-      status: 'running',
-      attempts: sql`${jobs.attempts} + 1`,
-      lockedUntil: sql`now() + make_interval(secs => ${claimSeconds(known)}::double precision)`,
-    })
-    .where(
-      inArray(
-        jobs.id,
-        db
-          .select({ id: jobs.id })
-          .from(jobs)
-          .where(
-            and(
-              inArray(jobs.name, known),
-              or(
-                and(eq(jobs.status, 'queued'), lte(jobs.runAt, sql`now()`)),
-                and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, sql`now()`)),
+  let claimed = 0
+  for (; claimed < limit; claimed++) {
+    const [job] = await db
+      .update(jobs)
+      .set({
+        status: 'running',
+        attempts: sql`${jobs.attempts} + 1`,
+        lockedUntil: sql`now() + make_interval(secs => ${claimSeconds(known)}::double precision)`,
+      })
+      .where(
+        inArray(
+          jobs.id,
+          db
+            .select({ id: jobs.id })
+            .from(jobs)
+            .where(
+              and(
+                inArray(jobs.name, known),
+                or(
+                  and(eq(jobs.status, 'queued'), lte(jobs.runAt, sql`now()`)),
+                  and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, sql`now()`)),
+                ),
               ),
-            ),
-          )
-          .orderBy(jobs.runAt, jobs.id)
-          .limit(limit)
-          .for('update', { skipLocked: true }),
-      ),
-    )
-    .returning({ id: jobs.id, name: jobs.name, payload: jobs.payload, attempts: jobs.attempts })
-
-  for (const job of claimed) {
+            )
+            .orderBy(jobs.runAt, jobs.id)
+            .limit(1)
+            .for('update', { skipLocked: true }),
+        ),
+      )
+      .returning({ id: jobs.id, name: jobs.name, payload: jobs.payload, attempts: jobs.attempts })
+    if (!job) break
     const definition = definitions.get(job.name)!
     try {
       await definition.run(job.payload as never, { attempts: job.attempts, jobId: job.id })
@@ -114,7 +119,7 @@ export async function runDueJobs({ names, limit = BATCH_SIZE }: { names?: string
         .where(eq(jobs.id, job.id))
     }
   }
-  return claimed.length
+  return claimed
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 300

@@ -1,9 +1,10 @@
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, ne, sql } from 'drizzle-orm'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { defaultRetry, defineJob, enqueue, listFailedJobs, retryFailedJobs, runDueJobs } from './jobs.server'
 import { jobs } from './schema'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { housekeepingJob } from './housekeeping.server'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 
 useTestDatabase()
 
@@ -45,6 +46,22 @@ const quick = defineJob<Payload>({
   name: 'test.quick',
   timeoutSeconds: 60,
   run: (payload, context) => record('test.quick', payload, context),
+})
+
+/**
+ * Takes longer than a claim lasts: whatever else is claimed in the meantime sees its claim expire
+ * (as if that much time had passed), and another process's worker runs what is due meanwhile.
+ */
+const slow = defineJob<Payload>({
+  name: 'test.slow',
+  async run(payload, context) {
+    await record('test.slow', payload, context)
+    await getDb()
+      .update(jobs)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(and(eq(jobs.status, 'running'), ne(jobs.id, context.jobId)))
+    await runDueJobs({ names: ['test.work'] })
+  },
 })
 
 beforeEach(async () => {
@@ -108,8 +125,6 @@ describe('running jobs', () => {
     expect(secondsFromNow(claim.lockedUntil)).toBeLessThan(305)
   })
 
-  // JobDefinition.timeoutSeconds is documented ("a try taking longer than this is presumed dead and the job is
-  // claimed again") but runDueJobs() locks every claim for a fixed 300 s and never reads it.
   test('a job that declares timeoutSeconds is presumed dead after that time, not after five minutes', async () => {
     await enqueue(quick, { label: 'quick' })
     await runDueJobs()
@@ -149,7 +164,7 @@ describe('running jobs', () => {
     expect(calls.map((call) => call.label).at(-1)).toBe('c')
   })
 
-  test('two workers at once run each job once', async () => {
+  concurrencyTest('two workers at once run each job once', async () => {
     for (let index = 0; index < 12; index++) await enqueue(work, { label: `parallel-${index}` })
     outcome = () => {}
     const worker = async () => {
@@ -161,6 +176,16 @@ describe('running jobs', () => {
     expect(new Set(labels).size).toBe(12)
     const statuses = await getDb().select({ status: jobs.status, attempts: jobs.attempts }).from(jobs)
     expect(statuses.every((job) => job.status === 'done' && job.attempts === 1)).toBe(true)
+  })
+
+  test('each job is claimed when its turn comes: one slow enough to outlast a claim does not get the next one run twice', async () => {
+    await enqueue(slow, { label: 'slow' }, { runAt: new Date(Date.now() - 2000) })
+    await enqueue(work, { label: 'next' }, { runAt: new Date(Date.now() - 1000) })
+    const claimed = await runDueJobs()
+    // Another worker ran 'next' while 'slow' took its time; this one found nothing more to run.
+    expect(calls.map((call) => call.label)).toEqual(['slow', 'next'])
+    expect(await rowOf('next')).toMatchObject({ status: 'done', attempts: 1 })
+    expect(claimed).toBe(1)
   })
 
   test('defining two jobs with one name is refused', () => {
@@ -316,7 +341,7 @@ describe('enqueueing', () => {
     ).toHaveLength(2)
   })
 
-  test('concurrent enqueues with one dedupe key leave one job', async () => {
+  concurrencyTest('concurrent enqueues with one dedupe key leave one job', async () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, index) => enqueue(work, { label: `race-${index}` }, { dedupeKey: 'race' })),
     )
@@ -352,5 +377,52 @@ describe('enqueueing', () => {
     })
     expect(await runDueJobs()).toBe(1)
     expect(calls.map((call) => call.label)).toEqual(['keyed'])
+  })
+})
+
+describe('housekeeping', () => {
+  const DAY = 24 * 60 * 60 * 1000
+  /** A job row as it stands `daysAgo` after it was created, ran or gave up. */
+  async function stored(
+    label: string,
+    { status, daysAgo, dedupeKey }: { status: 'queued' | 'running' | 'done' | 'failed'; daysAgo: number; dedupeKey?: string },
+  ) {
+    const at = new Date(Date.now() - daysAgo * DAY)
+    await getDb()
+      .insert(jobs)
+      .values({
+        name: label.startsWith('mail') ? 'mail.send' : 'test.work',
+        payload: { label, html: '<p>Hola, Ana</p>', text: 'Hola, Ana' },
+        status,
+        dedupeKey: dedupeKey ?? null,
+        createdAt: at,
+        runAt: at,
+        finishedAt: status === 'done' || status === 'failed' ? at : null,
+        lockedUntil: status === 'running' ? new Date(Date.now() + 60_000) : null,
+      })
+  }
+
+  test('finished jobs go after 14 days, or 30 with a dedupe key (e-mail bodies with them); pending and failed ones stay', async () => {
+    await stored('mail-keyed-old', { status: 'done', daysAgo: 31, dedupeKey: 'mail.send:digest:ana:2026-W40' })
+    await stored('digest-hour-old', { status: 'done', daysAgo: 31, dedupeKey: 'notifications.digest:2026-10-01T08' })
+    await stored('plain-old', { status: 'done', daysAgo: 15 })
+    await stored('mail-keyed-recent', { status: 'done', daysAgo: 29, dedupeKey: 'mail.send:welcome:ana' })
+    await stored('plain-recent', { status: 'done', daysAgo: 13 })
+    await stored('queued-old', { status: 'queued', daysAgo: 40, dedupeKey: 'test.work:reminder' })
+    await stored('running-old', { status: 'running', daysAgo: 40 })
+    await stored('failed-old', { status: 'failed', daysAgo: 40, dedupeKey: 'mail.send:activity:ana' })
+
+    await housekeepingJob.run({}, { attempts: 1, jobId: 0 })
+
+    const left = await getDb()
+      .select({ label: sql<string>`${jobs.payload}->>'label'`, text: sql<string>`${jobs.payload}->>'text'` })
+      .from(jobs)
+      .where(sql`${jobs.payload} ? 'label'`)
+    expect(left.map((job) => job.label).sort()).toEqual(['failed-old', 'mail-keyed-recent', 'plain-recent', 'queued-old', 'running-old'])
+    expect(left.every((job) => job.text === 'Hola, Ana')).toBe(true)
+    // And it comes back tomorrow, once.
+    const next = await getDb().select({ runAt: jobs.runAt }).from(jobs).where(eq(jobs.name, housekeepingJob.name))
+    expect(next).toHaveLength(1)
+    expect(secondsFromNow(next[0]!.runAt) / 3600).toBeCloseTo(24, 1)
   })
 })

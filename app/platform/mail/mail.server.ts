@@ -16,7 +16,8 @@ export interface OutgoingMail {
   headers?: Record<string, string>
 }
 
-interface RenderedMail {
+/** What the `mail.send` job carries and delivers. */
+interface MailMessage {
   to: string
   subject: string
   html: string
@@ -24,9 +25,11 @@ interface RenderedMail {
   headers?: Record<string, string>
 }
 
+export type RenderedMail = MailMessage & Pick<OutgoingMail, 'dedupeKey'>
+
 export interface MailTransport {
   name: string
-  send(message: RenderedMail & { from: string }): Promise<void>
+  send(message: MailMessage & { from: string }): Promise<void>
 }
 
 /** Without SMTP the server log is the mailbox: the links are printed for the person running it. */
@@ -80,8 +83,8 @@ export function retryDelaySeconds(attempts: number) {
   return Math.min(30 * 2 ** Math.max(attempts - 1, 0), 3600)
 }
 
-/** E-mail is one kind of job: rendered when queued, sent by whichever worker claims it. */
-export const sendMailJob = defineJob<RenderedMail>({
+/** E-mail is one kind of job: rendered before it is queued, sent by whichever worker claims it. */
+export const sendMailJob = defineJob<MailMessage>({
   name: 'mail.send',
   async run(message) {
     await currentTransport().send({ ...message, from: getEnv().MAIL_FROM })
@@ -90,14 +93,23 @@ export const sendMailJob = defineJob<RenderedMail>({
 })
 
 /**
- * Renders the message and commits it to the job queue (inside the caller's transaction when
- * given). Returns false when a message with the same dedupe key was queued before.
+ * Renders a message. Before a transaction opens, not inside it: on PGlite every other query waits
+ * while one is open, and rendering takes milliseconds.
  */
-export async function enqueueMail(mail: OutgoingMail, executor?: DbExecutor) {
-  const [html, text] = await Promise.all([render(mail.email), render(mail.email, { plainText: true })])
-  return enqueue(
-    sendMailJob,
-    { to: mail.to, subject: mail.subject, html, text, headers: mail.headers },
-    { dedupeKey: mail.dedupeKey, executor },
-  )
+export async function renderMail({ email, ...envelope }: OutgoingMail): Promise<RenderedMail> {
+  const [html, text] = await Promise.all([render(email), render(email, { plainText: true })])
+  return { ...envelope, html, text }
+}
+
+/**
+ * Commits a rendered message to the job queue, inside the caller's transaction when given.
+ * Returns false when a message with the same dedupe key was queued before.
+ */
+export function enqueueRenderedMail({ dedupeKey, ...message }: RenderedMail, executor?: DbExecutor) {
+  return enqueue(sendMailJob, message, { dedupeKey, executor })
+}
+
+/** Renders and queues a message that belongs to no transaction (the account's e-mails). */
+export async function enqueueMail(mail: OutgoingMail) {
+  return enqueueRenderedMail(await renderMail(mail))
 }

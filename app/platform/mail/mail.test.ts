@@ -10,14 +10,16 @@ import { jobs } from '~/platform/jobs/schema'
 import { ConfirmEmail } from '~/features/account/emails/confirm-email'
 import {
   enqueueMail,
+  enqueueRenderedMail,
   isPermanentRejection,
   type MailTransport,
+  renderMail,
   retryDelaySeconds,
   sendMailJob,
   setMailTransport,
   smtpTransport,
 } from './mail.server'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 
 useTestDatabase()
 
@@ -260,7 +262,7 @@ describe('e-mail through the job queue', () => {
     expect(await row('crash@example.com')).toMatchObject({ status: 'done', attempts: 2 })
   })
 
-  test('two workers running at once send each message once', async () => {
+  concurrencyTest('two workers running at once send each message once', async () => {
     for (let index = 0; index < 10; index++) await queue(`parallel-${index}@example.com`)
     const { transport, sent } = recordingTransport({ delayMs: 5 })
     setMailTransport(transport)
@@ -277,7 +279,7 @@ describe('e-mail through the job queue', () => {
     expect(rows.every((job) => job.status === 'done' && job.attempts === 1)).toBe(true)
   })
 
-  test('two simultaneous runs over the same due batch send each message once', async () => {
+  concurrencyTest('two simultaneous runs over the same due batch send each message once', async () => {
     for (let index = 0; index < 6; index++) await queue(`race-${index}@example.com`)
     const { transport, sent } = recordingTransport({ delayMs: 5 })
     setMailTransport(transport)
@@ -305,11 +307,17 @@ describe('e-mail through the job queue', () => {
     expect(await mailJobsTo('once@example.com')).toHaveLength(2)
   })
 
-  test('a message queued inside a transaction that rolls back does not exist', async () => {
+  test('a message rendered first and queued inside a transaction that rolls back does not exist', async () => {
+    const mail = (to: string) =>
+      renderMail({
+        to,
+        subject: 'Confirma tu email',
+        email: createElement(ConfirmEmail, { firstName: 'Ana', url: 'http://localhost:3000/x' }),
+      })
+    const rolledBack = await mail('rollback@example.com')
     await expect(
       getDb().transaction(async (tx) => {
-        const email = createElement(ConfirmEmail, { firstName: 'Ana', url: 'http://localhost:3000/x' })
-        expect(await enqueueMail({ to: 'rollback@example.com', subject: 'Confirma tu email', email }, tx)).toBe(true)
+        expect(await enqueueRenderedMail(rolledBack, tx)).toBe(true)
         // Visible inside the transaction, until the change that asked for it fails.
         expect(
           await tx
@@ -326,12 +334,12 @@ describe('e-mail through the job queue', () => {
     expect(await runDueJobs()).toBe(0)
     expect(sent).toEqual([])
 
-    // The same in a transaction that commits: the message exists.
-    await getDb().transaction(async (tx) => {
-      const email = createElement(ConfirmEmail, { firstName: 'Ana', url: 'http://localhost:3000/x' })
-      await enqueueMail({ to: 'commit@example.com', subject: 'Confirma tu email', email }, tx)
-    })
-    expect(await mailJobsTo('commit@example.com')).toHaveLength(1)
+    // The same in a transaction that commits: the message exists, as it was rendered.
+    const committed = await mail('commit@example.com')
+    await getDb().transaction((tx) => enqueueRenderedMail(committed, tx))
+    expect((await mailJobsTo('commit@example.com')).map((job) => job.payload)).toEqual([
+      { to: 'commit@example.com', subject: 'Confirma tu email', html: committed.html, text: committed.text },
+    ])
   })
 
   test('back-off grows and is capped at an hour', () => {
