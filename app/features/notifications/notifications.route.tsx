@@ -3,14 +3,14 @@ import { data, Form, Link, useFetcher } from 'react-router'
 import { displayName } from '~/features/account/display-name'
 import { requireUser } from '~/platform/auth/guards.server'
 import { fullDateTime, relativeTime } from '~/platform/dates'
-import { handleIntent } from '~/platform/http/responses.server'
+import { guardedAction } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { UserAvatar } from '~/ui/user-avatar'
 import { type NotificationView, linkOf } from './grouping'
-import { listNotifications, markAllReadIntent, markReadIntent, NotificationIntent } from './notifications.server'
+import { listNotifications, notificationAction } from './notifications.server'
 import type { Route } from './+types/notifications.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Notificaciones · ${site.name}` }, { name: 'robots', content: 'noindex' }]
@@ -44,13 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ unreadCount, items, page, hasMore: list.hasMore, unreadOnly }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request)
-  return handleIntent(request, NotificationIntent, {
-    'mark-read': { invalid: 'Solicitud no válida', run: (input) => markReadIntent(user, input) },
-    'mark-all-read': { invalid: 'Solicitud no válida', run: () => markAllReadIntent(user) },
-  })
-}
+export const action = guardedAction(requireUser, notificationAction)
 
 export default function NotificationsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { items, unreadCount, page, hasMore, unreadOnly } = loaderData

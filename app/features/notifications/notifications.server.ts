@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityPosts } from '~/features/feed/schema'
 import type { CurrentUser } from '~/platform/auth/guards.server'
-import { refuse, success } from '~/platform/http/responses.server'
+import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { enqueueRenderedMail, type RenderedMail } from '~/platform/mail/mail.server'
 import { scheduleActivityEmail, scheduleActivityEmailsForEveryone } from './activity-email.server'
 import { topicOf } from './preferences'
@@ -137,14 +137,22 @@ export async function listNotifications(userId: string, { limit = NOTIFICATION_F
   }
 }
 
-export const NotificationIntent = z.discriminatedUnion('intent', [
+const NotificationIntent = z.discriminatedUnion('intent', [
   // One notification, or a group of them (the bell marks a group read at once).
   z.object({ intent: z.literal('mark-read'), notificationId: z.union([z.uuid(), z.array(z.uuid()).min(1).max(50)]) }),
   z.object({ intent: z.literal('mark-all-read') }),
 ])
 
 /** Only the recipient's own rows match: another member's ids are not found. */
-export async function markReadIntent(user: CurrentUser, { notificationId }: { notificationId: string | string[] }) {
+/** The bell's and /notificaciones' action: mark one (or a group) read, or all. */
+export function notificationAction(request: Request, user: CurrentUser) {
+  return handleIntent(request, NotificationIntent, {
+    'mark-read': { invalid: 'Solicitud no válida', run: (input) => markReadIntent(user, input) },
+    'mark-all-read': { invalid: 'Solicitud no válida', run: () => markAllReadIntent(user) },
+  })
+}
+
+async function markReadIntent(user: CurrentUser, { notificationId }: { notificationId: string | string[] }) {
   const marked = await getDb()
     .update(notifications)
     .set({ isRead: true })
@@ -160,7 +168,7 @@ export async function markReadIntent(user: CurrentUser, { notificationId }: { no
   return success({ unreadCount: unread?.n ?? 0 })
 }
 
-export async function markAllReadIntent(user: CurrentUser) {
+async function markAllReadIntent(user: CurrentUser) {
   await getDb()
     .update(notifications)
     .set({ isRead: true })

@@ -3,12 +3,13 @@ import { DrizzleQueryError } from 'drizzle-orm'
 import * as profileRoute from '~/features/account/profile.route'
 import { communityPosts } from '~/features/feed/schema'
 import * as healthzRoute from '~/features/site/healthz.route'
+import * as feedRoute from '~/features/feed/feed.route'
 import * as rootRoute from '~/root'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { feedAction } from '../../../tests/setup/feed'
 import { createPeople, type People } from '../../../tests/setup/members'
-import { getRequest, run } from '../../../tests/setup/requests'
+import { formRequest, getRequest, run } from '../../../tests/setup/requests'
 import { connectionRefused, isDatabaseUnavailable } from './availability.server'
 import { failStatements } from './client.server'
 
@@ -95,6 +96,17 @@ describe('the database away while serving', () => {
     expect(again.status).toBe(200)
     const rows = await getDb().select({ title: communityPosts.title }).from(communityPosts)
     expect(rows.filter((row) => row.title === fields.title)).toHaveLength(1)
+  })
+
+  test('an action whose guard cannot reach the database answers the form (503), it does not throw the page away', async () => {
+    disarm = failStatements(/"session"/)
+    const request = formRequest('/comunidad?index', { intent: 'like-post', postId: crypto.randomUUID() }, { cookie: people.premium.cookie })
+    // A thrown Response would replace the page with the error boundary; a returned one is the form's answer.
+    const answer = (await feedRoute.action({ request, params: {}, context } as never)) as { type?: string; init?: ResponseInit; data?: any }
+    expect(answer.type).toBe('DataWithResponseInit')
+    expect(answer.init?.status).toBe(503)
+    expect(new Headers(answer.init?.headers).get('Retry-After')).toBe('5')
+    expect(answer.data.message.title).toBe('Servicio no disponible temporalmente')
   })
 
   test('/healthz answers 503 while the database does not answer, 200 once it does', async () => {
