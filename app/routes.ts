@@ -25,6 +25,7 @@ export default [
     route('miembros', 'features/members/directory.route.tsx'),
   ]),
   route('comunidad/posts/:postId/comentarios', 'features/feed/comments.route.ts'),
+  route('comunidad/sesiones/en-proceso', 'features/ceo-sessions/in-process.route.ts'),
   route('video/:sessionId', 'features/ceo-sessions/video.route.tsx'),
   route('video/:sessionId/comentarios', 'features/ceo-sessions/comments.route.ts'),
   route('comunidad/calendario/:eventId/ics', 'features/events/ics.route.ts', { id: 'event-ics' }),
@@ -33,6 +34,7 @@ export default [
 
   route('notificaciones', 'features/notifications/notifications.route.tsx'),
   route('notificaciones/stream', 'features/notifications/stream.route.ts'),
+  route('notificaciones/campana', 'features/notifications/bell.route.ts'),
   route('correo/baja/:token', 'features/notifications/unsubscribe.route.tsx'),
 
   route('success', 'features/billing/success.route.tsx'),

@@ -52,3 +52,30 @@ export function GeneralErrorBoundary() {
     </section>
   )
 }
+
+/**
+ * The boundary of a part of a page (a community tab, the video page): the frame around it stays
+ * (top bar, tabs, stats), and in its place the refusal's message, or `failed` (the spec's words
+ * for this part) when it could not be loaded, with 'Reintentar' to load it again.
+ */
+export function PartErrorBoundary({ failed }: { failed: string }) {
+  const error = useRouteError()
+  const revalidator = useRevalidator()
+  if (isRouteErrorResponse(error) && error.status === 404 && !failureMessage(error.data)) return <NotFound />
+  if (!isRouteErrorResponse(error)) console.error(error)
+  const failure = isRouteErrorResponse(error) ? failureMessage(error.data) : null
+  const refused = isRouteErrorResponse(error) && error.status < 500 && failure
+  return (
+    <section role="alert" className="grid justify-items-start gap-3 rounded-xl border bg-card p-6">
+      <h2 className="text-lg font-semibold">{refused ? failure.title : failed}</h2>
+      {refused ? null : (
+        <>
+          <p className="text-sm text-muted-foreground">{failure?.description ?? 'Vuelve a intentarlo en unos segundos.'}</p>
+          <Button type="button" variant="outline" onClick={() => void revalidator.revalidate()} disabled={revalidator.state !== 'idle'}>
+            Reintentar
+          </Button>
+        </>
+      )}
+    </section>
+  )
+}

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Form, Link, useFetcher, useNavigate, useSearchParams } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
-import { guardedAction } from '~/platform/http/responses.server'
+import { guardedAction, orWhenFailed } from '~/platform/http/responses.server'
 import { can } from '~/platform/auth/capabilities'
 import { toWallTime } from '~/platform/dates'
 import type { Result } from '~/platform/http/result'
@@ -17,6 +17,7 @@ import { SessionCard } from './components/session-card'
 import { SessionDialog } from './components/session-dialog'
 import { getSessionForEdit, listContinueWatching, listLibrary, listMyInProcess, toCardView } from './library.server'
 import type { Route } from './+types/ceo-sessions.route'
+import { PartErrorBoundary } from '~/ui/error-boundary'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -30,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const editId = params.get('editar')
   const [library, continueWatching, inProcess, editing] = await Promise.all([
     listLibrary({ search, cursor: params.get('cursor') }),
-    search || params.get('cursor') ? [] : listContinueWatching(user.id),
+    search || params.get('cursor') ? [] : orWhenFailed(listContinueWatching(user.id), [], 'continue watching'),
     canCreate ? listMyInProcess(user.id) : [],
     editId && UUID.test(editId) ? getSessionForEdit(editId) : null,
   ])
@@ -65,6 +66,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export const action = guardedAction(requireCompleteProfile, sessionAction)
+
+export function ErrorBoundary() {
+  return <PartErrorBoundary failed="No se pudieron cargar las sesiones" />
+}
 
 export default function CeoSessionsPage({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.hasAccess) {

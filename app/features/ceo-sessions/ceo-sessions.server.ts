@@ -104,8 +104,14 @@ async function updateIntent(request: Request, user: CurrentUser, input: Input<'u
 
 async function deleteIntent(user: CurrentUser, input: Input<'delete-session'>) {
   const session = await ownedSession(user, input.sessionId, SESSION_MESSAGES.deleteFailed)
-  await deleteSession(session.id)
-  return success({ sessionId: session.id }, { title: SESSION_MESSAGES.deleted })
+  const deleted = await deleteSession(session.id)
+  // Spec 001 §8: the session is gone; a file that could not be removed is said, not hidden.
+  return success(
+    { sessionId: session.id },
+    deleted?.filesLeft
+      ? { title: SESSION_MESSAGES.deleted, description: SESSION_MESSAGES.filesLeft, type: 'info' }
+      : { title: SESSION_MESSAGES.deleted },
+  )
 }
 
 /** Spec 001 §6: the session's creator or an admin edits and deletes it. */

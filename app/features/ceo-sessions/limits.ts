@@ -26,6 +26,7 @@ export const SESSION_MESSAGES = {
   updateFailed: 'No se pudo actualizar la sesión',
   deleted: 'Sesión eliminada',
   deleteFailed: 'No se pudo eliminar la sesión',
+  filesLeft: 'No se pudo eliminar el video/thumbnail',
   loadFailed: 'No se pudo cargar la información de la sesión',
   videoUploadFailed: 'Error subiendo el video',
   videoRequired: 'El video es obligatorio',
@@ -34,6 +35,7 @@ export const SESSION_MESSAGES = {
   imageType: { title: 'Tipo de archivo inválido', description: 'La miniatura debe ser una imagen JPG, PNG, WebP o GIF' },
   captionsType: { title: 'Tipo de archivo inválido', description: 'Los subtítulos deben ser un archivo WebVTT (.vtt)' },
   notFound: 'Video no encontrado',
+  videoFailed: 'No se pudo cargar el video',
   reaction: 'No se pudo procesar tu reacción',
   fileTooLarge: 'Archivo muy grande. El límite máximo es 20MB por archivo.',
 } as const

@@ -130,17 +130,23 @@ export async function getSessionRecord(sessionId: string) {
 }
 
 /** Deletes a session with its stored files and its video wherever it lives. */
+/** Deletes a session; `filesLeft` when its video or a file could not be removed (the operator's log says which). */
 export async function deleteSession(sessionId: string) {
   const session = await getSessionRecord(sessionId)
-  if (!session) return false
+  if (!session) return null
   await getDb().delete(ceoSessions).where(eq(ceoSessions.id, sessionId))
   // After the row: a file left behind by a failure below is only an orphan, never a session
   // pointing at a missing file. Each failure is logged for the operator.
+  let filesLeft = false
+  const left = (what: Record<string, unknown>) => (error: unknown) => {
+    filesLeft = true
+    logger.error({ err: error, ...what }, 'ceo session file not deleted')
+  }
   const storage = getStorage()
   for (const key of [session.thumbnailKey, session.pdfKey, session.captionsKey]) {
-    if (key) await storage.delete(key).catch((error: unknown) => logger.error({ err: error, key }, 'ceo session file not deleted'))
+    if (key) await storage.delete(key).catch(left({ key }))
   }
   const provider = await getVideoProvider()
-  await provider.deleteVideo(session).catch((error: unknown) => logger.error({ err: error, sessionId }, 'ceo session video not deleted'))
-  return true
+  await provider.deleteVideo(session).catch(left({ sessionId }))
+  return { filesLeft }
 }

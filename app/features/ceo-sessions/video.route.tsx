@@ -14,7 +14,7 @@ import { guardedAction, refuse } from '~/platform/http/responses.server'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
 import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
-import { GeneralErrorBoundary } from '~/ui/error-boundary'
+import { PartErrorBoundary } from '~/ui/error-boundary'
 import { showToast } from '~/ui/toast'
 import { sessionAction } from './ceo-sessions.server'
 import { VideoPlayer } from './components/video-player'
@@ -252,7 +252,14 @@ function ShareButton({ title }: { title: string }) {
 /** 'Video no encontrado' keeps the way back (spec 001 §2). */
 export function ErrorBoundary() {
   const error = useRouteError()
-  if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />
+  if (!isRouteErrorResponse(error) || error.status !== 404) {
+    return (
+      <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
+        <BackLink />
+        <PartErrorBoundary failed={SESSION_MESSAGES.videoFailed} />
+      </div>
+    )
+  }
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
       <BackLink />

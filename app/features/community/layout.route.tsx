@@ -2,6 +2,7 @@ import { NavLink, Outlet, redirect, type ShouldRevalidateFunctionArgs } from 're
 import { site } from '~/site.config'
 import { displayName } from '~/features/account/display-name'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { orWhenFailed } from '~/platform/http/responses.server'
 import { cn } from '~/ui/cn'
 import { PremiumGateProvider } from './components/premium-gate'
 import { StatsPanel } from './components/stats-panel'
@@ -40,7 +41,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     throw redirect(`${LEGACY_TABS[legacyTab] ?? '/comunidad'}${rest ? `?${rest}` : ''}`, 301)
   }
   const user = await requireCompleteProfile(request)
-  return { name: displayName(user.profile), hasAccess: user.hasAccess, stats: await communityStats() }
+  // Spec 001 §8: a panel that cannot count shows zeros; the tab under it still loads.
+  const stats = await orWhenFailed(communityStats(), { members: 0, discussions: 0, eventsThisMonth: 0, ceoSessions: 0 }, 'stats panel')
+  return { name: displayName(user.profile), hasAccess: user.hasAccess, stats }
 }
 
 /** The counters change with posts and members, not with a like or a comment. */

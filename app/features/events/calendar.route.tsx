@@ -16,6 +16,7 @@ import { MonthCalendar, shiftMonth } from './components/month-calendar'
 import { listEvents } from './events.server'
 import { toEventView } from './views.server'
 import type { Route } from './+types/calendar.route'
+import { PartErrorBoundary } from '~/ui/error-boundary'
 
 /** Upcoming events per page of the list, and past events shown under 'Pasados'. */
 const LIST_PAGE_SIZE = 20
@@ -71,6 +72,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export const action = guardedAction(requireCompleteProfile, eventAction)
+
+export function ErrorBoundary() {
+  return <PartErrorBoundary failed="No se pudieron cargar los eventos" />
+}
 
 export default function CalendarPage({ loaderData, actionData }: Route.ComponentProps) {
   const [creating, setCreating] = useState(false)

@@ -13,7 +13,7 @@ import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { ConfirmButton } from '~/ui/confirm-button'
-import { GeneralErrorBoundary } from '~/ui/error-boundary'
+import { PartErrorBoundary } from '~/ui/error-boundary'
 import { showToast, useResultToast } from '~/ui/toast'
 import { UserAvatar } from '~/ui/user-avatar'
 import { listPublishedTitles } from '~/features/ceo-sessions/library.server'
@@ -277,7 +277,7 @@ function CalendarFeed({ path }: { path: string }) {
 
 export function ErrorBoundary() {
   const error = useRouteError()
-  if (!isRouteErrorResponse(error) || error.status !== 404) return <GeneralErrorBoundary />
+  if (!isRouteErrorResponse(error) || error.status !== 404) return <PartErrorBoundary failed="No se pudo cargar el evento" />
   return (
     <div className="grid gap-4 rounded-xl border bg-card p-8 text-center">
       <h2 className="text-2xl font-bold">Evento no encontrado</h2>

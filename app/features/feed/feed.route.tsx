@@ -2,7 +2,8 @@ import type { ShouldRevalidateFunctionArgs } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { displayName } from '~/features/account/display-name'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
-import { guardedAction } from '~/platform/http/responses.server'
+import { guardedAction, orWhenFailed } from '~/platform/http/responses.server'
+import { PartErrorBoundary } from '~/ui/error-boundary'
 import { ActionStatus } from '~/ui/action-status'
 import { listComments } from '~/features/community/comments/comments.server'
 import { postComments } from './comments.server'
@@ -28,7 +29,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const commentsFor = params.get('comentarios')
   const openFor = commentsFor && UUID.test(commentsFor) ? commentsFor : null
   const [categories, feed, openComments] = await Promise.all([
-    listCategories(),
+    // Spec 001 §8: the posts still show when the categories cannot be loaded.
+    orWhenFailed(listCategories(), null, 'categories'),
     listFeed({ viewerId: user.id, categoryId, cursor: decodeCursor(params.get('cursor')), limit: feedPageSize(params.get('cantidad')) }),
     openFor ? listComments(postComments, openFor, user) : null,
   ])
@@ -57,8 +59,13 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
   return defaultShouldRevalidate
 }
 
+export function ErrorBoundary() {
+  return <PartErrorBoundary failed="No se pudieron cargar los posts" />
+}
+
 export default function FeedPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { hasAccess, categories } = loaderData
+  const { hasAccess } = loaderData
+  const categories = loaderData.categories ?? []
   return (
     <>
       {/* Without JavaScript, forms post here and the answer is shown in the page. */}
@@ -76,7 +83,13 @@ export default function FeedPage({ loaderData, actionData }: Route.ComponentProp
       {hasAccess ? null : (
         <PremiumPrompt description="Puedes leer la comunidad. Para publicar, comentar y dar like necesitas la membresía premium." />
       )}
-      <CategoryFilter categories={categories} active={loaderData.categoryId} />
+      {loaderData.categories ? (
+        <CategoryFilter categories={loaderData.categories} active={loaderData.categoryId} />
+      ) : (
+        <p role="status" className="text-sm text-muted-foreground">
+          No se pudieron cargar las categorías
+        </p>
+      )}
       <Feed page={loaderData.feed} categoryId={loaderData.categoryId} openComments={loaderData.openComments} />
     </>
   )

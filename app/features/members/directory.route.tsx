@@ -5,6 +5,7 @@ import { formatMonthYear } from '~/platform/dates'
 import { MemberDirectory } from './components/member-directory'
 import { listDirectory } from './members.server'
 import type { Route } from './+types/directory.route'
+import { PartErrorBoundary } from '~/ui/error-boundary'
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
@@ -37,6 +38,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       position,
     },
   }
+}
+
+export function ErrorBoundary() {
+  return <PartErrorBoundary failed="No se pudieron cargar los miembros" />
 }
 
 export default function DirectoryPage({ loaderData }: Route.ComponentProps) {

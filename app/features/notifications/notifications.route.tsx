@@ -1,6 +1,5 @@
 import { Bell, Check, CheckCheck } from 'lucide-react'
 import { data, Form, Link, useFetcher } from 'react-router'
-import { displayName } from '~/features/account/display-name'
 import { requireUser } from '~/platform/auth/guards.server'
 import { fullDateTime, relativeTime } from '~/platform/dates'
 import { guardedAction } from '~/platform/http/responses.server'
@@ -10,38 +9,25 @@ import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { UserAvatar } from '~/ui/user-avatar'
 import { type NotificationView, linkOf } from './grouping'
-import { listNotifications, notificationAction } from './notifications.server'
+import { PartErrorBoundary } from '~/ui/error-boundary'
+import { notificationAction, notificationPage } from './notifications.server'
 import type { Route } from './+types/notifications.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Notificaciones · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
-/**
- * The member's own notifications, newest first, a page at a time, optionally only the unread:
- * the /notificaciones page, and the bell's data (its first page).
- */
+/** The member's own notifications, newest first, a page at a time, optionally only the unread. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  const params = new URL(request.url).searchParams
-  const requestedPage = Number.parseInt(params.get('pagina') ?? '1', 10)
-  const page = Number.isInteger(requestedPage) && requestedPage > 0 ? Math.min(requestedPage, 1000) : 1
-  const unreadOnly = params.get('solo') === 'no-leidas'
-  const list = await listNotifications(user.id, { page, unreadOnly })
-  // Kept by the database with every notification (migration 0008); a member without a profile has none.
-  const unreadCount = user.profile?.unreadNotifications ?? 0
-  const items: NotificationView[] = list.items.map((item) => ({
-    id: item.id,
-    type: item.type,
-    title: item.title,
-    message: item.message,
-    isRead: item.isRead,
-    relatedPostId: item.relatedPostId,
-    relatedCommentId: item.relatedCommentId,
-    relatedSessionId: item.relatedSessionId,
-    relatedEventId: item.relatedEventId,
-    createdAt: item.createdAt.toISOString(),
-    actor: item.actor ? { name: displayName(item.actor), avatarUrl: item.actor.avatarUrl } : null,
-  }))
-  return data({ unreadCount, items, page, hasMore: list.hasMore, unreadOnly }, { headers: { 'Cache-Control': 'no-store' } })
+  return data(await notificationPage(user, new URL(request.url).searchParams), { headers: { 'Cache-Control': 'no-store' } })
+}
+
+export function ErrorBoundary() {
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
+      <h1 className="text-3xl font-bold tracking-tight">Notificaciones</h1>
+      <PartErrorBoundary failed="No se pudieron cargar las notificaciones" />
+    </div>
+  )
 }
 
 export const action = guardedAction(requireUser, notificationAction)

@@ -6,6 +6,8 @@ import type { CurrentUser } from '~/platform/auth/guards.server'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { enqueueRenderedMail, type RenderedMail } from '~/platform/mail/mail.server'
 import { scheduleActivityEmail, scheduleActivityEmailsForEveryone } from './activity-email.server'
+import { displayName } from '~/features/account/display-name'
+import type { NotificationView } from './grouping'
 import { topicOf } from './preferences'
 import { deliveryFor, deliveryOf } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
@@ -174,4 +176,30 @@ async function markAllReadIntent(user: CurrentUser) {
     .set({ isRead: true })
     .where(and(eq(notifications.userId, user.id), eq(notifications.isRead, false)))
   return success({ unreadCount: 0 }, { title: 'Todas las notificaciones están leídas' })
+}
+
+/**
+ * A page of the member's notifications as the page and the bell show them (`pagina`, `solo=no-leidas`),
+ * with the unread count the database keeps with every notification (migration 0008).
+ */
+export async function notificationPage(user: CurrentUser, params: URLSearchParams) {
+  const requestedPage = Number.parseInt(params.get('pagina') ?? '1', 10)
+  const page = Number.isInteger(requestedPage) && requestedPage > 0 ? Math.min(requestedPage, 1000) : 1
+  const unreadOnly = params.get('solo') === 'no-leidas'
+  const list = await listNotifications(user.id, { page, unreadOnly })
+  const items: NotificationView[] = list.items.map((item) => ({
+    id: item.id,
+    type: item.type,
+    title: item.title,
+    message: item.message,
+    isRead: item.isRead,
+    relatedPostId: item.relatedPostId,
+    relatedCommentId: item.relatedCommentId,
+    relatedSessionId: item.relatedSessionId,
+    relatedEventId: item.relatedEventId,
+    createdAt: item.createdAt.toISOString(),
+    actor: item.actor ? { name: displayName(item.actor), avatarUrl: item.actor.avatarUrl } : null,
+  }))
+  // A member without a profile has none.
+  return { unreadCount: user.profile?.unreadNotifications ?? 0, items, page, hasMore: list.hasMore, unreadOnly }
 }

@@ -195,14 +195,44 @@ async function answerFailure(
   const message = typeof failed === 'string' ? { title: failed } : failed
   if (isDatabaseUnavailable(thrown)) {
     // The member is told it is passing and when to try again; the words stay in the form.
-    logger.warn({ err: thrown, url: request.url }, 'Action failed: the database is away')
+    logger.warn({ err: thrown, url: request.url }, 'Request failed: the database is away')
     return data<Failure>(
       { ok: false, message: { title: message.description ?? message.title, description: UNAVAILABLE.description }, submission: values },
       { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' } },
     ) as Refusal
   }
-  logger.error({ err: thrown, url: request.url }, 'Action failed')
+  logger.error({ err: thrown, url: request.url }, 'Request failed')
   return data<Failure>({ ok: false, message, submission: values }, { status: 500, headers: { 'Cache-Control': 'no-store' } }) as Refusal
+}
+
+/**
+ * The loader of a part a page fetches into itself (the bell's list, a post's comments, a poll):
+ * React Router shows a fetcher's thrown failure in the error boundary of the page that fetched,
+ * so a part answers its failures as data instead — a refusal or the database away as they are,
+ * anything else a 500 with `failed` — and the part says so in place. Redirects go on.
+ */
+export function partLoader<Args extends { request: Request }, R>(failed: string, load: (args: Args) => Promise<R>) {
+  return async (args: Args): Promise<R | Refusal> => {
+    try {
+      return await load(args)
+    } catch (thrown) {
+      return answerFailure(args.request, thrown, failed)
+    }
+  }
+}
+
+/**
+ * Something a page can do without (the stats panel, 'Continuar viendo', the categories): when it
+ * cannot be loaded the page still shows, with `fallback` in its place (spec: zeros, empty lists),
+ * and the log says why.
+ */
+export async function orWhenFailed<T>(load: Promise<T>, fallback: T, part: string): Promise<T> {
+  try {
+    return await load
+  } catch (error) {
+    logger.warn({ err: error, part }, 'A part of the page was not loaded')
+    return fallback
+  }
 }
 
 /**

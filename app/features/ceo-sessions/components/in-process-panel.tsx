@@ -1,6 +1,7 @@
 import { AlertCircle, CheckCircle2, FileClock, Loader2 } from 'lucide-react'
-import { useEffect } from 'react'
-import { useRevalidator } from 'react-router'
+import { useEffect, useEffectEvent, useRef } from 'react'
+import { useFetcher, useRevalidator } from 'react-router'
+import type { Result } from '~/platform/http/result'
 import { fullDateTime, relativeTime } from '~/platform/dates'
 
 export interface InProcessSession {
@@ -21,16 +22,29 @@ const STATUS = {
 /** Spec 001 §4: the panel looks again every 10 s while a video is processing (only our own server). */
 const REFRESH_MS = 10_000
 
-export function InProcessPanel({ sessions }: { sessions: InProcessSession[] }) {
+export function InProcessPanel({ sessions: loaded }: { sessions: InProcessSession[] }) {
+  // The poll has its own part route: a poll that fails keeps what the panel showed.
+  const poll = useFetcher<Result<{ sessions: InProcessSession[] }>>()
   const revalidator = useRevalidator()
+  const sessions = poll.data?.ok ? poll.data.sessions : loaded
   const processing = sessions.some((session) => session.publicationStatus === 'processing')
   useEffect(() => {
     if (!processing) return
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible' && revalidator.state === 'idle') void revalidator.revalidate()
+      if (document.visibilityState === 'visible' && poll.state === 'idle') void poll.load('/comunidad/sesiones/en-proceso')
     }, REFRESH_MS)
     return () => clearInterval(timer)
-  }, [processing, revalidator])
+  }, [processing, poll])
+  // A video that finished processing (published, or failed) changes the library: load the tab once.
+  const wasProcessing = useRef(new Set(loaded.filter((session) => session.publicationStatus === 'processing').map((session) => session.id)))
+  const onPolled = useEffectEvent((polled: InProcessSession[]) => {
+    const finished = polled.some((session) => wasProcessing.current.has(session.id) && session.publicationStatus !== 'processing')
+    wasProcessing.current = new Set(polled.filter((session) => session.publicationStatus === 'processing').map((session) => session.id))
+    if (finished && revalidator.state === 'idle') void revalidator.revalidate()
+  })
+  useEffect(() => {
+    if (poll.data?.ok) onPolled(poll.data.sessions)
+  }, [poll.data])
   if (!sessions.length) return null
   return (
     <section aria-labelledby="in-process-title" className="rounded-xl border bg-card p-4">

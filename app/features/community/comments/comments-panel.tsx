@@ -22,7 +22,7 @@ type CommentResult = Result<{ commentId?: string }>
 
 /** The comment list of a post or a session: loaded when opened, reloaded after each change. */
 export function CommentsPanel({ thread, initialComments }: { thread: CommentThread; initialComments?: CommentView[] }) {
-  const loader = useFetcher<{ comments: CommentView[] }>()
+  const loader = useFetcher<Result<{ comments: CommentView[] }>>()
   const commentsUrl = thread.url
   useEffect(() => {
     if (!initialComments && loader.state === 'idle' && !loader.data) void loader.load(commentsUrl)
@@ -32,7 +32,17 @@ export function CommentsPanel({ thread, initialComments }: { thread: CommentThre
   // action, and the item of a deleted comment may be gone before its answer is read.
   const remove = useFetcher<CommentResult>()
   useResultToast(remove.state, remove.data, { onSuccess: reload })
-  const comments = loader.data?.comments ?? initialComments
+  const comments = loader.data?.ok === false ? undefined : (loader.data?.comments ?? initialComments)
+  if (loader.data?.ok === false && loader.state === 'idle') {
+    return (
+      <div role="alert" className="flex flex-wrap items-center gap-3 border-t py-3 text-sm">
+        <span>{loader.data.message.title}</span>
+        <Button type="button" variant="outline" size="sm" onClick={reload}>
+          Reintentar
+        </Button>
+      </div>
+    )
+  }
   if (!comments) {
     return (
       <p className="flex items-center gap-2 py-3 text-sm text-muted-foreground" role="status">

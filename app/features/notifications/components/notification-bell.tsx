@@ -55,7 +55,7 @@ function useNotificationStream(onNotification: () => void) {
 }
 
 export function NotificationBell({ initialUnread }: { initialUnread: number }) {
-  const list = useFetcher<{ items: NotificationView[]; unreadCount: number }>()
+  const list = useFetcher<Result<{ items: NotificationView[]; unreadCount: number }>>()
   const mark = useFetcher<Result<{ unreadCount: number }>>()
   const navigate = useNavigate()
   const [open, setOpen] = useState(false)
@@ -64,7 +64,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
 
   useEffect(() => setUnread(initialUnread), [initialUnread])
   useEffect(() => {
-    if (list.data) {
+    if (list.data?.ok) {
       setUnread(list.data.unreadCount)
       setReadIds(new Set())
     }
@@ -73,10 +73,12 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
     if (mark.data?.ok) setUnread(mark.data.unreadCount)
   }, [mark.data])
 
-  const refresh = () => void list.load('/notificaciones')
+  // Its own part route: a list that cannot be loaded is the bell's to say, never the page's.
+  const refresh = () => void list.load('/notificaciones/campana')
   useNotificationStream(refresh)
 
-  const items = list.data?.items ?? []
+  const failed = list.data?.ok === false ? list.data.message.title : null
+  const items = list.data?.ok ? list.data.items : []
   const allRead = mark.formData?.get('intent') === 'mark-all-read'
   const groups = groupNotifications(items).map((group) =>
     allRead || group.ids.every((id) => readIds.has(id)) ? { ...group, isRead: true } : group,
@@ -147,6 +149,10 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
           </div>
           {list.state === 'loading' && !list.data ? (
             <p className="px-3 py-6 text-center text-sm text-muted-foreground">Cargando...</p>
+          ) : failed ? (
+            <p role="status" className="px-3 py-6 text-center text-sm text-muted-foreground">
+              {failed}
+            </p>
           ) : groups.length === 0 ? (
             <p className="px-3 py-6 text-center text-sm text-muted-foreground">No tienes notificaciones</p>
           ) : (
