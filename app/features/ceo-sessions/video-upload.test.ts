@@ -242,7 +242,7 @@ describe('embedded video upload', () => {
     await runDueJobs({ names: ['ceo-sessions.process-local-video'] })
     const row = await sessionRow(done.sessionId)
     expect(await getStorage().size(row.videoKey!)).toBe(VIDEO.length)
-    expect(await deleteSession(done.sessionId)).toBe(true)
+    expect(await deleteSession(done.sessionId)).toEqual({ filesLeft: false })
     expect(await getStorage().size(row.videoKey!)).toBeNull()
 
     const unfinished = await newSession()
