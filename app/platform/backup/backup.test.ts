@@ -26,6 +26,9 @@ import { SESSION_FIELDS } from '../../../tests/setup/sessions'
 import { createBackup, restoreBackup, type Site, startBackupRequests, stopBackupRequests } from './backup.server'
 
 const serverUrl = process.env.DATABASE_URL
+// Data folders are tens of megabytes each: all of this file's go when it ends.
+const scratch = mkdtempSync(path.join(tmpdir(), 'backup-test-'))
+const tempDir = (name: string) => mkdtempSync(path.join(scratch, `${name}-`))
 const engine = serverUrl ? 'PostgreSQL' : 'PGlite'
 const databases: string[] = []
 
@@ -44,7 +47,7 @@ async function createPgDatabase(template?: string) {
 
 /** An empty site to restore into. */
 async function emptySite(): Promise<Site> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'backup-target-'))
+  const dataDir = tempDir('target')
   return serverUrl ? { dataDir, databaseUrl: await createPgDatabase() } : { dataDir }
 }
 
@@ -153,6 +156,8 @@ afterEach(async () => {
 })
 
 afterAll(async () => {
+  rmSync(scratch, { recursive: true, force: true })
+  rmSync(source.dataDir, { recursive: true, force: true })
   if (!serverUrl) return
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
@@ -247,12 +252,12 @@ describe(`backup and restore (${engine})`, () => {
   })
 
   test('a backup from an older version: the restore applies the newer migrations', async () => {
-    const migrations = mkdtempSync(path.join(tmpdir(), 'backup-migrations-'))
+    const migrations = tempDir('migrations')
     cpSync('drizzle', migrations, { recursive: true })
     const journal = JSON.parse(readFileSync(path.join(migrations, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }
     const all = journal.entries.length
     writeFileSync(path.join(migrations, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, -1) }))
-    const old: Site = { dataDir: mkdtempSync(path.join(tmpdir(), 'backup-old-')) }
+    const old: Site = { dataDir: tempDir('old') }
     if (serverUrl) {
       old.databaseUrl = await createPgDatabase()
       const pool = new pg.Pool({ connectionString: old.databaseUrl, max: 1 })
@@ -280,7 +285,7 @@ describe(`backup and restore (${engine})`, () => {
   })
 
   test('files on S3: the backup holds the database, says where the files are, and does not fail', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'backup-s3-')), 'nightly.tar')
+    const file = path.join(tempDir('s3'), 'nightly.tar')
     const backup = await createBackup(file, { ...source, s3Bucket: 'circulo-uploads' })
     expect(backup.file).toBe(file)
     expect(backup.notes[1]).toMatch(/^stored files: not in this backup, they live in the S3 bucket circulo-uploads \(.*aws s3 sync, rclone/)
@@ -316,16 +321,16 @@ describe(`backup and restore (${engine})`, () => {
 
   test.skipIf(serverUrl)('backup refuses a database held by a process that does not answer (a command-line task)', async () => {
     await whileLockedByAnotherProcess(source.dataDir, async (pid) => {
-      await expect(createBackup(mkdtempSync(path.join(tmpdir(), 'backup-task-')), source)).rejects.toThrow(
+      await expect(createBackup(tempDir('task'), source)).rejects.toThrow(
         new RegExp(`^The embedded database in .*/db is in use by pid ${pid}, which does not answer backup requests`),
       )
     })
   })
 
   test('without pg_dump, or with one older than the server, one line says what to install', async () => {
-    const bin = mkdtempSync(path.join(tmpdir(), 'backup-bin-'))
+    const bin = tempDir('bin')
     const site = {
-      dataDir: mkdtempSync(path.join(tmpdir(), 'backup-pg-')),
+      dataDir: tempDir('pg'),
       databaseUrl: source.databaseUrl ?? 'postgres://127.0.0.1:1/none',
     }
     const originalPath = process.env.PATH
