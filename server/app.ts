@@ -23,6 +23,7 @@ import '~/features/events/reminders.server'
 import '~/features/notifications/activity-email.server'
 import { scheduleDigests } from '~/features/notifications/digest.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
+import { createBackup, restoreBackup, startBackupRequests, stopBackupRequests } from '~/platform/backup/backup.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'
 import {
@@ -41,7 +42,7 @@ declare module 'react-router' {
   }
 }
 
-export { grantRoleByEmail, listFailedJobs, logger, retryFailedJobs, trustProxySetting }
+export { createBackup, grantRoleByEmail, listFailedJobs, logger, restoreBackup, retryFailedJobs, trustProxySetting }
 
 /** Largest body of a request that is not a file upload (forms, JSON, webhooks). */
 const MAX_FORM_BODY_BYTES = 1024 * 1024
@@ -73,6 +74,7 @@ export async function startUp() {
   await scheduleMuxReconciliation()
   await scheduleUploadExpiry()
   await scheduleDigests()
+  if (!env.DATABASE_URL) await startBackupRequests(env.DATA_DIR)
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
 }
 
@@ -87,6 +89,7 @@ export async function quiesce() {
 
 export async function shutDown() {
   await quiesce()
+  await stopBackupRequests()
   await closeDatabase()
 }
 

@@ -35,6 +35,8 @@ export interface Database {
    * PGlite delivers them in-process; PostgreSQL through one dedicated connection.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  /** The embedded database's files (PGlite only): see dumpPglite. */
+  dump?: () => Promise<Blob>
   close(): Promise<void>
 }
 
@@ -192,6 +194,7 @@ async function openPglite(dataDir: string | undefined, template?: Blob): Promise
         const unlisten = await pglite.listen(channel, onPayload)
         return async () => unlisten()
       },
+      dump: () => dumpPglite(pglite),
       async close() {
         await pglite.close()
         releaseLock()
@@ -203,6 +206,20 @@ async function openPglite(dataDir: string | undefined, template?: Blob): Promise
   }
 }
 
+/**
+ * The embedded database's files as a tar, taken between two transactions: PGlite's transaction()
+ * holds the mutex every query and transaction of the process waits for, and the files are read
+ * synchronously, so nothing runs while they are read. CHECKPOINT first puts every committed
+ * change into the data files, so opening the copy has next to no log to replay.
+ */
+export function dumpPglite(pglite: PGlite) {
+  return pglite.transaction(async (tx) => {
+    await tx.exec('CHECKPOINT')
+    // Uncompressed: compressing inside the mutex would hold every request for longer.
+    return pglite.dumpDataDir('none')
+  })
+}
+
 export class DatabaseLockedError extends Error {}
 
 /**
@@ -210,7 +227,7 @@ export class DatabaseLockedError extends Error {}
  * folder would corrupt it. The lock file holds the owner's pid; a stale lock (its
  * process is gone) is taken over.
  */
-function takeLock(lockFile: string) {
+export function takeLock(lockFile: string) {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx')
@@ -219,17 +236,23 @@ function takeLock(lockFile: string) {
       return () => rmSync(lockFile, { force: true })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const owner = Number(readFileSync(lockFile, 'utf8'))
-      if (owner && owner !== process.pid && isRunning(owner)) {
+      const owner = lockOwner(lockFile)
+      if (owner && owner !== process.pid) {
         throw new DatabaseLockedError(
           `The embedded database in ${path.dirname(lockFile)} is in use by another process (pid ${owner}). ` +
             'Stop that server first, or set DATABASE_URL to use a PostgreSQL server shared by several processes.',
         )
       }
-      if (existsSync(lockFile)) rmSync(lockFile, { force: true })
+      rmSync(lockFile, { force: true })
     }
   }
   throw new DatabaseLockedError(`Could not take the database lock ${lockFile}`)
+}
+
+/** The pid in the lock file when that process is alive (this one included). */
+export function lockOwner(lockFile: string) {
+  const owner = existsSync(lockFile) ? Number(readFileSync(lockFile, 'utf8')) : 0
+  return owner && isRunning(owner) ? owner : undefined
 }
 
 function isRunning(pid: number) {
