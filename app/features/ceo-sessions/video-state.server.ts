@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { logger } from '~/platform/logger.server'
-import { notifyEveryoneInTransaction } from '~/features/notifications/notifications.server'
+import { notifyEveryoneInTransaction, notifyInTransaction } from '~/features/notifications/notifications.server'
 import { ceoSessions } from './schema'
 
 /**
@@ -91,6 +91,17 @@ export async function publishVideo(sessionId: string, video: ReadyVideo, executo
       message: `Ya puedes ver «${session.title}»`,
       sessionId: session.id,
     })
+    // 'Sesión creada' promised the creator to hear when it is published.
+    if (session.createdBy) {
+      await notifyInTransaction(tx, {
+        recipientId: session.createdBy,
+        actorId: null,
+        type: 'session_published',
+        title: 'Sesión publicada',
+        message: `«${session.title}» ya está publicada y los miembros pueden verla`,
+        sessionId: session.id,
+      })
+    }
     return true
   })
 }
@@ -98,12 +109,26 @@ export async function publishVideo(sessionId: string, video: ReadyVideo, executo
 /** Processing failed: 'Error en el procesamiento' in the creator's panel; the reason goes to the log. */
 export async function markVideoFailed(sessionId: string, reason: string, executor: DbExecutor = getDb()) {
   logger.warn({ sessionId, reason }, 'ceo session video failed')
-  const updated = await executor
-    .update(ceoSessions)
-    .set({ uploadStatus: 'failed', publicationStatus: 'failed', failureReason: reason.slice(0, 500), updatedAt: sql`now()` })
-    .where(and(eq(ceoSessions.id, sessionId), ne(ceoSessions.publicationStatus, 'published')))
-    .returning({ id: ceoSessions.id })
-  return updated.length > 0
+  return executor.transaction(async (tx) => {
+    const [session] = await tx
+      .update(ceoSessions)
+      .set({ uploadStatus: 'failed', publicationStatus: 'failed', failureReason: reason.slice(0, 500), updatedAt: sql`now()` })
+      .where(and(eq(ceoSessions.id, sessionId), ne(ceoSessions.publicationStatus, 'published'), ne(ceoSessions.uploadStatus, 'failed')))
+      .returning({ id: ceoSessions.id, title: ceoSessions.title, createdBy: ceoSessions.createdBy })
+    if (!session) return false
+    // The creator hears of it once, whoever noticed first (the job, a webhook, the reconciliation).
+    if (session.createdBy) {
+      await notifyInTransaction(tx, {
+        recipientId: session.createdBy,
+        actorId: null,
+        type: 'session_failed',
+        title: 'Error en el procesamiento',
+        message: `No se pudo procesar el video de «${session.title}». Vuelve a subirlo desde la sesión.`,
+        sessionId: session.id,
+      })
+    }
+    return true
+  })
 }
 
 /** Sessions of a provider still waiting for their video after `olderThan` (for reconciliation). */

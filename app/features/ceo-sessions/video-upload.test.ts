@@ -12,6 +12,8 @@ import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import * as uploadsRoute from '~/platform/storage/uploads.route'
 import { communityCounters } from '~/features/community/schema'
+import { linkOf } from '~/features/notifications/grouping'
+import { notifications } from '~/features/notifications/schema'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { createPeople, createPersona, type Persona } from '../../../tests/setup/members'
 import { BASE_URL, getRequest, run, TEST_IP } from '../../../tests/setup/requests'
@@ -267,6 +269,13 @@ describe('embedded video upload', () => {
     // Earlier tests of this file left unfinished uploads too: they are as old as the first one.
     expect(await expireAbandonedUploads(now)).toBeGreaterThanOrEqual(1)
     expect(await sessionRow(stale.sessionId)).toMatchObject({ publicationStatus: 'failed', uploadStatus: 'failed' })
+    // Its creator hears of it once ('Sesión creada' promised a word either way), even if it is noticed again.
+    await expireAbandonedUploads(now)
+    const told = await getDb().select().from(notifications).where(eq(notifications.relatedSessionId, stale.sessionId))
+    expect(told).toEqual([
+      expect.objectContaining({ userId: people.admin.userId, type: 'session_failed', title: 'Error en el procesamiento' }),
+    ])
+    expect(linkOf({ ...told[0]!, type: 'session_failed' })).toBe('/comunidad/sesiones')
     expect(existsSync(partFile(stale.uploadUrl))).toBe(false)
     expect(await uploadRow(stale.sessionId)).toBeUndefined()
     expect(await sessionRow(recent.sessionId)).toMatchObject({ publicationStatus: 'processing' })

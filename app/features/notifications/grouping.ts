@@ -37,7 +37,12 @@ export function linkOf(
   const comment = exactComment && item.relatedCommentId ? `#comment-${item.relatedCommentId}` : null
   if (item.relatedPostId) return comment ? `/comunidad?comentarios=${item.relatedPostId}${comment}` : postLinkOf(item.relatedPostId)
   if (item.relatedEventId) return `/comunidad/calendario/${item.relatedEventId}`
-  if (item.relatedSessionId) return `/video/${item.relatedSessionId}${comment ?? (item.type === 'new_session' ? '' : '#comentarios')}`
+  // A failed video is fixed from the Sesiones tab, where its creator's panel shows it.
+  if (item.type === 'session_failed') return '/comunidad/sesiones'
+  if (item.relatedSessionId) {
+    const toComments = item.type === 'new_session' || item.type === 'session_published' ? '' : '#comentarios'
+    return `/video/${item.relatedSessionId}${comment ?? toComments}`
+  }
   return null
 }
 

@@ -206,7 +206,7 @@ describe('preference matrix: each topic × each setting', () => {
 })
 
 describe('never about my own actions', () => {
-  test('my comment and reply on my own post, my like, and the event I create reach neither my bell nor my e-mail', async () => {
+  test('my comment and reply on my own post, my like, the event and the session I create reach neither my bell nor my e-mail (only the word that my session is published)', async () => {
     const me = await createPersona('admin', { firstName: 'Olga', lastName: 'Propia' })
     await setAll(me, 'email')
     const postId = await createPost(me.cookie!, { title: 'Mi post' })
@@ -232,7 +232,8 @@ describe('never about my own actions', () => {
     expect(created.status).toBe(200)
     await publishSession(me.userId!)
     await afterBatchWindow()
-    expect(await bell(me.userId!)).toEqual([])
+    // 'Sesión creada' promised it: not an echo of my own action, but the processing's outcome.
+    expect(await bell(me.userId!)).toEqual([{ type: 'session_published', emailPending: false, isRead: false }])
     // Notification e-mails all carry List-Unsubscribe (the account's own e-mails do not).
     expect((await mailsTo(me.email!)).filter((mail) => mail.headers?.['List-Unsubscribe'])).toEqual([])
   })

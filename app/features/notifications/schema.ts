@@ -12,6 +12,8 @@ export const notificationTypeEnum = pgEnum('notification_type', [
   'comment_reply',
   'other',
   'new_session',
+  'session_published',
+  'session_failed',
   'session_comment',
   'session_comment_reply',
   'new_event',

@@ -1,0 +1,2 @@
+ALTER TYPE "public"."notification_type" ADD VALUE 'session_published' BEFORE 'session_comment';--> statement-breakpoint
+ALTER TYPE "public"."notification_type" ADD VALUE 'session_failed' BEFORE 'session_comment';
