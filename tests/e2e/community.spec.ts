@@ -16,13 +16,14 @@ test.describe.configure({ timeout: 120_000 })
 const THREAD = '¿Cómo preparasteis el salto a dirección general?'
 const FIRST_COMMENT = 'Pedí rotar por acceso al mercado antes del salto.'
 
-/** The member's surnames without accents and in capitals: a directory search that must still find them. */
+/** Without its accents, as a member may type a name in the directory's search. */
 const folded = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, '')
 
 /** Twenty newer posts by `author` (a member's hourly allowance): whatever came before is off the feed's first page. */
 async function pushBelowFirstPage(author: Page) {
-  for (let n = 1; n <= 20; n++)
+  for (let n = 1; n <= 20; n++) {
     await feedAction(author, { intent: 'create-post', postType: 'text', title: uniqueTitle(`Serie ${n} de 20`) })
+  }
 }
 
 /** Bruno's post with Ana's like and comment: a comment to answer, and two unread notifications in his bell. */

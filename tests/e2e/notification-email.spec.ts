@@ -10,6 +10,7 @@ import { expectToast, scrollSettled } from './support/ui'
 // a topic left 'En la web y por email', is e-mailed in the same window, so the missing comment
 // e-mail is the preference at work and not a batch that never ran. Then the e-mail's unsubscribe
 // link, signed out, turns the replies' e-mail off too.
+
 /** playwright.config.ts sets EMAIL_BATCH_SECONDS=3 for the server. */
 const BATCH_MS = 3_000
 const OWN_COMMENT = 'Añado el calendario que propuse a finanzas.'

@@ -40,6 +40,7 @@ const dataDir = process.env.DATA_DIR.replace(/\/+$/, '')
 const stateDir = process.env.E2E_STATE_DIR
 const secret = process.env.AUTH_SECRET
 if (!stateDir || !secret) throw new Error('E2E_STATE_DIR and AUTH_SECRET are set by playwright.config.ts')
+if (process.env.DATABASE_URL) throw new Error('The e2e server runs on PGlite in its own data folder: unset DATABASE_URL')
 
 const app = await import(pathToFileURL(path.join(process.cwd(), 'build/server/index.js')).href)
 await app.openForCli()
