@@ -58,8 +58,10 @@ export async function scrollSettled(page: Page) {
  */
 export async function scrollAndSettle(page: Page, top: number) {
   await page.evaluate(async (y) => {
-    const scrolled = new Promise((resolve) => window.addEventListener('scroll', resolve, { once: true }))
+    const [before, scrolled] = [window.scrollY, new Promise((resolve) => window.addEventListener('scroll', resolve, { once: true }))]
     window.scrollTo({ top: y, behavior: 'instant' })
+    // No scroll, no event to wait for.
+    if (window.scrollY === before) throw new Error(`The page did not scroll from ${before}px towards ${y}px`)
     await scrolled
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   }, top)
