@@ -79,8 +79,9 @@ export default defineConfig({
       E2E_APP_DIR: APP_DIR,
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
-      // Bootstraps the admin of the community journeys (tests/e2e/community.spec.ts).
-      ADMIN_EMAILS: 'e2e-admin@example.com',
+      E2E_STATE_DIR: process.env.E2E_STATE_DIR,
+      // Known to the seed, which signs the members' session cookies with it (support/seed-members.mjs).
+      AUTH_SECRET: 'e2e-only-secret-of-a-throwaway-data-folder',
       // Notification e-mail gathers bursts for 10 minutes in production; seconds here, so the
       // journeys see the e-mail (or its absence) while they run.
       EMAIL_BATCH_SECONDS: '3',

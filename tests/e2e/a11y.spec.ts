@@ -1,13 +1,6 @@
-import { type Page } from '@playwright/test'
 import { expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
-
-/** Wait for hydration (React attaches the router) so the page is the one a visitor sees. */
-async function gotoSettled(page: Page, path: string) {
-  const response = await page.goto(path)
-  await page.waitForLoadState('networkidle')
-  return response
-}
+import { gotoSettled } from './support/ui'
 
 const PUBLIC_PAGES: Array<{ path: string; heading: string | RegExp; status?: number; screen?: string }> = [
   { path: '/', heading: /Conecta con el 0,1% del talento pharma/, screen: 'desktop-home' },
@@ -39,7 +32,7 @@ test.describe('Accesibilidad (axe, WCAG 2.1 AA) y 360 px', () => {
   }
 
   test.describe('con sesión', () => {
-    test.use({ signedIn: true })
+    test.use({ signedIn: 'member' })
 
     test('/perfil (perfil incompleto)', async ({ page }) => {
       await gotoSettled(page, '/perfil')

@@ -1,47 +1,11 @@
-import { mkdirSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
 import { type Locator, type Page } from '@playwright/test'
 import { faq, press, quotes } from '../../app/features/site/content'
 import { site } from '../../app/site.config'
+import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, NARROW, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
-import { pathOf } from './support/ui'
+import { gotoSettled, pathOf } from './support/ui'
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
-const DESKTOP = { width: 1280, height: 800 }
-const NARROW = { width: 360, height: 740 }
-const SCREENS_DIR = 'test-results/screens'
 const NEW_TAB = '(se abre en una pestaña nueva)'
-
-/** Loaded and hydrated: no request in flight any more. */
-async function gotoSettled(page: Page, path: string) {
-  const response = await page.goto(path)
-  await page.waitForLoadState('networkidle')
-  return response
-}
-
-async function expectNoAxeViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()
-  const summary = violations
-    .map(
-      (violation) => `  ${violation.id}: ${violation.help}\n${violation.nodes.map((node) => `    - ${node.target.join(' ')}`).join('\n')}`,
-    )
-    .join('\n')
-  expect.soft(violations, `axe violations on ${label}:\n${summary}`).toEqual([])
-}
-
-async function expectNoHorizontalOverflow(page: Page, label: string) {
-  const { scrollWidth, culprits } = await page.evaluate(() => {
-    const limit = document.documentElement.clientWidth + 1
-    const wide = [...document.body.querySelectorAll<HTMLElement>('*')].filter(
-      (element) => element.getBoundingClientRect().right > limit && getComputedStyle(element).position !== 'fixed',
-    )
-    return {
-      scrollWidth: document.documentElement.scrollWidth,
-      culprits: wide.slice(0, 8).map((element) => `<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}">`),
-    }
-  })
-  expect.soft(scrollWidth, `horizontal overflow on ${label}:\n  ${culprits.join('\n  ')}`).toBeLessThanOrEqual(NARROW.width)
-}
 
 /** Scrolls through the page so every lazy picture loads, then back to the top. */
 async function loadLazyImages(page: Page) {
@@ -322,7 +286,7 @@ test.describe('Precios', () => {
 })
 
 test.describe('Con sesión (miembro no premium)', () => {
-  test.use({ signedIn: true, viewport: DESKTOP })
+  test.use({ signedIn: 'member', viewport: DESKTOP })
 
   test('ve la barra de admisión y el botón de compra', async ({ page }) => {
     await gotoSettled(page, '/')
@@ -346,8 +310,7 @@ test.describe('Accesibilidad, 360 px y capturas', () => {
     await expectNoAxeViolations(page, '/ with the sticky bar and an open question')
     await scrollTo(page, 0)
     await expect(stickyBar(page)).toBeHidden()
-    mkdirSync(SCREENS_DIR, { recursive: true })
-    await page.screenshot({ path: `${SCREENS_DIR}/landing-desktop.png`, fullPage: true })
+    await screenshot(page, 'landing-desktop')
   })
 
   test('/ a 360 px: sin desbordes, axe y captura', async ({ page }) => {
@@ -356,11 +319,11 @@ test.describe('Accesibilidad, 360 px y capturas', () => {
     await loadLazyImages(page)
     await expectNoHorizontalOverflow(page, '/')
     await expectNoAxeViolations(page, '/ at 360 px')
-    await page.screenshot({ path: `${SCREENS_DIR}/landing-mobile.png`, fullPage: true })
+    await screenshot(page, 'landing-mobile')
     await scrollTo(page, NARROW.height * 2)
     await expect(stickyBar(page)).toBeVisible()
     await expectNoHorizontalOverflow(page, '/ with the sticky bar')
-    await page.screenshot({ path: `${SCREENS_DIR}/landing-mobile-sticky-bar.png` })
+    await screenshot(page, 'landing-mobile-sticky-bar', { fullPage: false })
   })
 
   test('/pricing: axe en escritorio y a 360 px', async ({ page }) => {
@@ -369,11 +332,10 @@ test.describe('Accesibilidad, 360 px y capturas', () => {
     await expectNoAxeViolations(page, '/pricing')
     await page.getByTestId('pricing-form').locator('label').filter({ hasText: 'Anual' }).click()
     await expectNoAxeViolations(page, '/pricing (annual)')
-    mkdirSync(SCREENS_DIR, { recursive: true })
-    await page.screenshot({ path: `${SCREENS_DIR}/pricing-desktop.png`, fullPage: true })
+    await screenshot(page, 'pricing-desktop')
     await page.setViewportSize(NARROW)
     await expectNoHorizontalOverflow(page, '/pricing')
     await expectNoAxeViolations(page, '/pricing at 360 px')
-    await page.screenshot({ path: `${SCREENS_DIR}/pricing-mobile.png`, fullPage: true })
+    await screenshot(page, 'pricing-mobile')
   })
 })

@@ -1,23 +1,18 @@
-import { readFileSync } from 'node:fs'
-import { type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test'
-import sharp from 'sharp'
-import { type Account, createConfirmedAccount } from './support/accounts'
+import { type Page } from '@playwright/test'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
-import { awaitHydrationOnGoto, expect, test } from './support/fixtures'
-import { markMailLog, readMailLog, waitForMailLink } from './support/mail'
-import { expectToast } from './support/ui'
+import { createPost, feedAction, idOf, markAllRead, postCard, uniqueTitle } from './support/community'
+import { expect, test } from './support/fixtures'
+import { mailsTo, markMailLog, readMailLog, waitForMailLink } from './support/mail'
+import { expectToast, scrollSettled } from './support/ui'
 
 // Issue 14: a member sets 'Solo en la web' for comments; another member comments; no e-mail is
 // queued for that kind, the bell shows it. The positive control: a reply to the member's comment,
 // a topic left 'En la web y por email', is e-mailed in the same window, so the missing comment
 // e-mail is the preference at work and not a batch that never ran. Then the e-mail's unsubscribe
 // link, signed out, turns the replies' e-mail off too.
-// No retries: a retry would spend two more of the few sign-ups an hour allowed from one address.
-test.describe.configure({ retries: 0 })
 
 /** playwright.config.ts sets EMAIL_BATCH_SECONDS=3 for the server. */
 const BATCH_MS = 3_000
-const POST_TITLE = 'Cómo presentar el plan de acceso al comité'
 const OWN_COMMENT = 'Añado el calendario que propuse a finanzas.'
 const OTHER_COMMENT = 'Nosotros lo presentamos por trimestres.'
 const REPLY = 'El calendario es lo primero que miran.'
@@ -25,87 +20,6 @@ const TOPIC = {
   comments: 'Comentarios en mis publicaciones y sesiones',
   replies: 'Respuestas a mis comentarios',
 } as const
-
-const contexts: BrowserContext[] = []
-test.afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close()))
-})
-
-async function newPage(browser: Browser, options: { signedOut?: boolean } = {}) {
-  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, locale: 'es-ES', timezoneId: 'Europe/Madrid' })
-  contexts.push(context)
-  const page = awaitHydrationOnGoto(await context.newPage())
-  if (options.signedOut) expect(await context.cookies()).toEqual([])
-  return page
-}
-
-/** Company, position and photo (as community.spec.ts does, without its cropper checks): the community's profile gate. */
-async function completeProfile(page: Page, portrait: Buffer, company: string, position: string) {
-  await page.goto('/perfil')
-  await page.getByRole('link', { name: 'Editar' }).click()
-  await page.getByLabel('Empresa actual').fill(company)
-  await page.getByLabel('Cargo').fill(position)
-  await page.getByRole('button', { name: 'Guardar', exact: true }).click()
-  await expectToast(page, 'Perfil actualizado correctamente')
-  await page.getByLabel('Foto profesional').setInputFiles({ name: 'retrato.png', mimeType: 'image/png', buffer: portrait })
-  await page.getByRole('dialog', { name: 'Ajusta tu foto' }).getByRole('button', { name: 'Usar imagen' }).click()
-  await expectToast(page, 'Foto de perfil actualizada')
-  await expect(page.getByText('Perfil Incompleto')).toHaveCount(0)
-}
-
-/** Premium through the local test checkout (no Stripe keys here), as checkout.spec.ts pays. */
-async function becomePremium(page: Page) {
-  await page.goto('/pricing')
-  await page.getByRole('button', { name: 'Hazte miembro' }).click()
-  await expect(page).toHaveURL(/\/billing\/test-checkout\?session=test_cs_/)
-  await page.getByRole('button', { name: 'Pagar (simulado)' }).click()
-  await expect(page.getByRole('heading', { name: '¡Pago procesado!' })).toBeVisible()
-  await page.goto('/perfil')
-  await expect(page.getByText('Premium', { exact: true }).first()).toBeVisible()
-}
-
-async function newMember(browser: Browser, portrait: Buffer, overrides: Partial<Account>, company: string, position: string) {
-  const page = await newPage(browser)
-  const account = await createConfirmedAccount(page, overrides)
-  await completeProfile(page, portrait, company, position)
-  await becomePremium(page)
-  return { page, account }
-}
-
-/** A change to the feed posted as a form (the /comunidad action), as the member of this page. */
-async function feedAction(page: Page, form: Record<string, string>) {
-  const response = await page.request.post('/comunidad?index', {
-    form,
-    headers: { Origin: process.env.E2E_BASE_URL! },
-    maxRedirects: 0,
-  })
-  expect(response.status(), `${form.intent} ${JSON.stringify(form)}`).toBe(200)
-}
-
-function postCard(page: Page, title: string) {
-  return page.locator('article[id^="post-"]').filter({ has: page.getByRole('heading', { name: title, exact: true }) })
-}
-
-/** Waits until the page stops scrolling (html has `scroll-behavior: smooth`: an anchor is reached gradually). */
-async function scrollSettled(page: Page) {
-  await expect
-    .poll(
-      async () => {
-        const before = await page.evaluate(() => window.scrollY)
-        await page.waitForTimeout(250)
-        return before === (await page.evaluate(() => window.scrollY))
-      },
-      { message: 'the page stops scrolling' },
-    )
-    .toBe(true)
-}
-
-/** The id in an element's `<prefix>-<uuid>` id attribute. */
-async function idOf(element: Locator, prefix: 'post' | 'comment') {
-  const id = await element.getAttribute('id')
-  expect(id, `the element has the id ${prefix}-<uuid>`).toMatch(new RegExp(`^${prefix}-[0-9a-f-]{36}$`))
-  return id!.slice(prefix.length + 1)
-}
 
 /** The radio of this topic's group ('Solo en la web'…) in the /perfil preferences. */
 function channel(page: Page, topic: string, label: 'En la web y por email' | 'Solo en la web' | 'Nada') {
@@ -115,44 +29,17 @@ function channel(page: Page, topic: string, label: 'En la web y por email' | 'So
     .getByRole('radio', { name: label, exact: true })
 }
 
-/**
- * The e-mails the server delivered to `to` since byte `after` of its log, one per e-mail: the
- * server logs each as a JSON line ('E-mail for …', with every link) beside the ✉ lines, which
- * are one per link and so cannot be counted as e-mails.
- */
-function mailsTo(to: string, after: number): Array<{ subject: string; links: string[] }> {
-  const text = readFileSync(process.env.E2E_SERVER_LOG!).subarray(after).toString('utf8')
-  const mails: Array<{ subject: string; links: string[] }> = []
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('{') || !line.includes('"E-mail for ')) continue
-    const entry = JSON.parse(line) as { msg?: string; to?: string; subject?: string; links?: string[] }
-    if (entry.msg?.startsWith('E-mail for ') && entry.to?.toLowerCase() === to.toLowerCase()) {
-      mails.push({ subject: entry.subject!, links: entry.links ?? [] })
-    }
-  }
-  return mails
-}
-
 test('with comments set to “Solo en la web”, a comment rings the bell but is not e-mailed; a reply is, and its link unsubscribes', async ({
-  browser,
+  signedInAs,
+  pageAs,
 }) => {
-  test.setTimeout(240_000)
-  const portrait = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a5a2d' } })
-    .png()
-    .toBuffer()
-  const { page: irene, account: ireneAccount } = await newMember(
-    browser,
-    portrait,
-    { firstName: 'Irene', lastName: 'Campos' },
-    'Terapias Avanzadas del Sur',
-    'Directora de Acceso',
-  )
-  const { page: bruno } = await newMember(browser, portrait, { firstName: 'Bruno', lastName: 'Díaz' }, 'Diagnóstico Norte', 'CEO')
+  test.setTimeout(120_000)
+  const [ireneMember, brunoMember] = [await signedInAs('premium'), await signedInAs('premium')]
+  const [irene, bruno] = [ireneMember.page, brunoMember.page]
+  const POST_TITLE = uniqueTitle('Cómo presentar el plan de acceso al comité')
 
   // Irene's post, with a comment of her own (which Bruno will answer).
-  await feedAction(irene, { intent: 'create-post', postType: 'text', title: POST_TITLE })
-  await irene.goto('/comunidad')
-  const postId = await idOf(postCard(irene, POST_TITLE), 'post')
+  const postId = await createPost(irene, POST_TITLE)
   await feedAction(irene, { intent: 'add-comment', postId, content: OWN_COMMENT })
 
   // Her preferences: comments only on the web, replies still by e-mail (the default), and no digest
@@ -201,6 +88,7 @@ test('with comments set to “Solo en la web”, a comment rings the bell but is
   await expect(digest.getByRole('radio', { name: 'Nunca', exact: true })).toBeChecked()
 
   // Irene waits on the feed; her bell listens.
+  await markAllRead(irene)
   await irene.goto('/comunidad')
   const bell = irene.getByRole('button', { name: /^Notificaciones/ })
   await expect(bell).toHaveAccessibleName('Notificaciones')
@@ -230,23 +118,23 @@ test('with comments set to “Solo en la web”, a comment rings the bell but is
   await bell.click()
   const menu = irene.getByRole('menu')
   await expect(menu.getByRole('menuitem').filter({ hasText: 'Nuevo comentario' })).toContainText(
-    `Bruno Díaz ha comentado en tu post «${POST_TITLE}»`,
+    `${brunoMember.name} ha comentado en tu post «${POST_TITLE}»`,
   )
   await expect(menu.getByRole('menuitem').filter({ hasText: 'Nueva respuesta' })).toContainText(
-    `Bruno Díaz ha respondido a tu comentario en «${POST_TITLE}»`,
+    `${brunoMember.name} ha respondido a tu comentario en «${POST_TITLE}»`,
   )
   await irene.keyboard.press('Escape')
 
   // The reply's e-mail comes after the batch window; one more window later nothing else has come.
-  const replySubject = `Nueva respuesta: Bruno Díaz ha respondido a tu comentario en «${POST_TITLE}»`
-  await waitForMailLink(ireneAccount.email, replySubject, { after: mark })
+  const replySubject = `Nueva respuesta: ${brunoMember.name} ha respondido a tu comentario en «${POST_TITLE}»`
+  await waitForMailLink(ireneMember.email, replySubject, { after: mark })
   await irene.waitForTimeout(BATCH_MS + 1_000)
-  const mails = mailsTo(ireneAccount.email, mark)
+  const mails = mailsTo(ireneMember.email, mark)
   expect(
     mails.map((mail) => mail.subject),
     'one e-mail to Irene, the reply alone (a single-item subject, not "Tienes N novedades")',
   ).toEqual([replySubject])
-  const entries = readMailLog({ after: mark }).filter((entry) => entry.to === ireneAccount.email.toLowerCase())
+  const entries = readMailLog({ after: mark }).filter((entry) => entry.to === ireneMember.email.toLowerCase())
   expect(entries.length, 'the ✉ lines of the e-mail are in the log').toBeGreaterThan(0)
   for (const entry of entries) {
     expect(entry.subject, 'no e-mail about the comment').not.toMatch(/Nuevo comentario|novedades|ha comentado/)
@@ -269,7 +157,7 @@ test('with comments set to “Solo en la web”, a comment rings the bell but is
   await expect(irene.locator(`[id="comment-${replyId}"]`)).toContainText(REPLY)
 
   // The unsubscribe link works without signing in.
-  const visitor = await newPage(browser, { signedOut: true })
+  const visitor = await pageAs(null)
   await visitor.setViewportSize(DESKTOP)
   await visitor.goto(unsubscribeLinks[0]!)
   await expect(visitor.getByRole('heading', { level: 1, name: 'Dejar de recibir emails' })).toBeVisible()

@@ -50,7 +50,7 @@ test.describe('Barra superior (sin sesión, escritorio)', () => {
 })
 
 test.describe('Menú de usuario (escritorio)', () => {
-  test.use({ signedIn: true })
+  test.use({ signedIn: 'member' })
 
   test('muestra nombre, email y accesos', async ({ page, member }) => {
     await page.goto('/perfil')
@@ -124,7 +124,7 @@ test.describe('Menús en móvil (390 px)', () => {
   })
 
   test.describe('con sesión', () => {
-    test.use({ signedIn: true })
+    test.use({ signedIn: 'member' })
 
     test('abrir uno cierra el otro; Escape y clic fuera cierran', async ({ page, member }) => {
       await page.goto('/perfil')

@@ -63,7 +63,8 @@ export async function expectNoHorizontalOverflow(page: Page, label: string, view
     .toBeLessThanOrEqual(clientWidth)
 }
 
-export async function screenshot(page: Page, name: string) {
+/** Saved under test-results/screens for a person to look at; it asserts nothing. */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
   mkdirSync(SCREENS_DIR, { recursive: true })
-  await page.screenshot({ path: `${SCREENS_DIR}/${name}.png`, fullPage: true })
+  await page.screenshot({ path: `${SCREENS_DIR}/${name}.png`, fullPage })
 }

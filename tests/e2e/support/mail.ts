@@ -83,3 +83,21 @@ export async function waitForMailLink(
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
 }
+
+/**
+ * The e-mails the server delivered to `to` since byte `after` of its log, one per e-mail: the
+ * server logs each as a JSON line ('E-mail for …', with every link) beside the ✉ lines, which
+ * are one per link and so cannot be counted as e-mails.
+ */
+export function mailsTo(to: string, after: number): Array<{ subject: string; links: string[] }> {
+  const text = readFileSync(logPath()).subarray(after).toString('utf8')
+  const mails: Array<{ subject: string; links: string[] }> = []
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{') || !line.includes('"E-mail for ')) continue
+    const entry = JSON.parse(line) as { msg?: string; to?: string; subject?: string; links?: string[] }
+    if (entry.msg?.startsWith('E-mail for ') && entry.to?.toLowerCase() === to.toLowerCase()) {
+      mails.push({ subject: entry.subject!, links: entry.links ?? [] })
+    }
+  }
+  return mails
+}

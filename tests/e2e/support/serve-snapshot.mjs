@@ -5,7 +5,8 @@
 // scripts), and a build of ours would do the same to theirs. So the tests build and
 // serve a snapshot of the sources taken when the run starts, in E2E_APP_DIR (outside
 // the project, so no typecheck or test run of the project sees the copy), the way
-// `node scripts/start.js` does it: `react-router build`, then server.js.
+// `node scripts/start.js` does it: `react-router build`, then server.js. In between, the members
+// the tests sign in as are seeded into the data folder (seed-members.mjs, docs/decisions/0022).
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
@@ -46,4 +47,5 @@ console.log(`E2E: building and serving a snapshot of the sources in ${target}`)
 
 process.chdir(target)
 execFileSync(process.execPath, [path.join(root, 'node_modules/@react-router/dev/bin.js'), 'build'], { cwd: target, stdio: 'inherit' })
+execFileSync(process.execPath, [path.join(root, 'tests/e2e/support/seed-members.mjs')], { cwd: target, stdio: 'inherit' })
 await import(pathToFileURL(path.join(target, 'server.js')).href)

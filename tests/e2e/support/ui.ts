@@ -30,3 +30,39 @@ export async function expectFieldError(field: Locator, message: string) {
 export async function expectNoFieldError(field: Locator) {
   await expect(field).not.toHaveAttribute('aria-invalid', 'true')
 }
+
+/** Loaded and hydrated, with no request in flight any more. */
+export async function gotoSettled(page: Page, path: string) {
+  const response = await page.goto(path)
+  await page.waitForLoadState('networkidle')
+  return response
+}
+
+/** Waits until the page stops scrolling (html has `scroll-behavior: smooth`: an anchor is reached gradually). */
+export async function scrollSettled(page: Page) {
+  await expect
+    .poll(
+      async () => {
+        const before = await page.evaluate(() => window.scrollY)
+        await page.waitForTimeout(250)
+        return before === (await page.evaluate(() => window.scrollY))
+      },
+      { message: 'the page stops scrolling' },
+    )
+    .toBe(true)
+}
+
+/**
+ * Scrolls to `top` and returns once the page has seen the scroll event and drawn two frames after
+ * it: what a scroll listener shows has been rendered by then, so its absence means something.
+ */
+export async function scrollAndSettle(page: Page, top: number) {
+  await page.evaluate(async (y) => {
+    const [before, scrolled] = [window.scrollY, new Promise((resolve) => window.addEventListener('scroll', resolve, { once: true }))]
+    window.scrollTo({ top: y, behavior: 'instant' })
+    // No scroll, no event to wait for.
+    if (window.scrollY === before) throw new Error(`The page did not scroll from ${before}px towards ${y}px`)
+    await scrolled
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+  }, top)
+}
