@@ -107,6 +107,7 @@ describe('the database away while serving', () => {
     expect(answer.init?.status).toBe(503)
     expect(new Headers(answer.init?.headers).get('Retry-After')).toBe('5')
     expect(answer.data.message.title).toBe('Servicio no disponible temporalmente')
+    expect(answer.data.submission.initialValue).toMatchObject({ intent: 'like-post' })
   })
 
   test('/healthz answers 503 while the database does not answer, 200 once it does', async () => {

@@ -250,9 +250,21 @@ export function guardedAction<User, Args extends { request: Request }, R>(
     try {
       user = await guard(args.request)
     } catch (thrown) {
-      return answerFailure(args.request, thrown, REQUEST_MESSAGES.failed)
+      if (thrown instanceof Response && !isRefusal(thrown)) throw thrown
+      return answerFailure(args.request, thrown, REQUEST_MESSAGES.failed, await valuesOf(args.request))
     }
     return run(args.request, user, args)
+  }
+}
+
+/** A plain form's values, to send back with a failure that came before the form was read (never passwords). */
+async function valuesOf(request: Request): Promise<Failure['submission']> {
+  if (!/^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '')) return undefined
+  try {
+    const values = Object.fromEntries([...(await request.formData())].filter(([name]) => !PASSWORD_FIELDS.includes(name)))
+    return { initialValue: values as Record<string, string> }
+  } catch {
+    return undefined
   }
 }
 
