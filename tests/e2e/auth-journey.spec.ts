@@ -97,7 +97,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
       // While the server works, the button says so and cannot be pressed twice.
       await expect(page.getByRole('button', { name: 'Registrando...' })).toBeDisabled()
       await releaseFormPosts(page)
-      await expectToast(page, '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.')
+      await expectToast(page, 'Cuenta creada exitosamente. Revisa tu email para confirmar tu cuenta.')
       // The sign-in form opens with the e-mail filled in.
       await expect(page.locator('form#sign-in')).toBeVisible()
       await expect(page.getByRole('navigation', { name: 'Acceso' }).getByRole('link', { name: 'Iniciar Sesión' })).toHaveAttribute(
@@ -155,7 +155,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('iniciar sesión', async () => {
       await submitSignIn(page, account.email, account.password)
-      await expectToast(page, '¡Sesión iniciada correctamente!')
+      await expectToast(page, 'Sesión iniciada exitosamente')
       // Home of a member is /comunidad, which sends an incomplete profile to /perfil.
       await expect(page).toHaveURL(/\/perfil(\?|$)/)
       await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible()

@@ -266,7 +266,7 @@ test.describe('Rutas protegidas', () => {
     await signIn(page, member.email, member.password, { navigate: false })
     await expect(page).toHaveURL(/\/perfil$/)
     await expect(page.getByRole('heading', { level: 1, name: 'Mi Perfil' })).toBeVisible()
-    await expectToast(page, '¡Sesión iniciada correctamente!')
+    await expectToast(page, 'Sesión iniciada exitosamente')
   })
 })
 

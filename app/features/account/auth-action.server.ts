@@ -57,7 +57,7 @@ async function signIn(request: Request, { email, password, redirectTo }: z.outpu
   }
   return redirectWithToast(
     safeRedirect(redirectTo),
-    { type: 'success', title: '¡Sesión iniciada correctamente!' },
+    { type: 'success', title: 'Sesión iniciada exitosamente' },
     { headers: sessionCookies(headers) },
   )
 }
@@ -71,7 +71,7 @@ async function signUp(request: Request, { firstName, lastName, email, password }
     body: { name: `${firstName} ${lastName}`, email, password, firstName, lastName, callbackURL: '/auth?confirmacion=1' },
     headers: request.headers,
   })
-  return success({ signedUpEmail: email }, { title: '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.' })
+  return success({ signedUpEmail: email }, { title: 'Cuenta creada exitosamente. Revisa tu email para confirmar tu cuenta.' })
 }
 
 /** /reset-password: the new password, from a recovery link. */

@@ -120,7 +120,7 @@ describe('sign-up', () => {
     expect(outcome.data).toMatchObject({
       ok: true,
       signedUpEmail: 'mixed.case@example.com',
-      message: { title: '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.' },
+      message: { title: 'Cuenta creada exitosamente. Revisa tu email para confirmar tu cuenta.' },
     })
     const [created] = await getDb().select().from(user).where(eq(user.email, 'mixed.case@example.com'))
     expect(created).toMatchObject({ firstName: 'Lucía', lastName: 'Fernández', emailVerified: false })
@@ -204,7 +204,7 @@ describe('sign-in', () => {
     const sessionCookie = outcome.headers.getSetCookie().find((cookie) => cookie.includes('session_token'))
     expect(sessionCookie).toMatch(/HttpOnly/i)
     expect(sessionCookie).toMatch(/SameSite=Lax/i)
-    expect(toastCookieText(outcome.headers)).toContain('¡Sesión iniciada correctamente!')
+    expect(toastCookieText(outcome.headers)).toContain('Sesión iniciada exitosamente')
     const cookie = cookiesFrom(outcome.headers)
     const profile = await run(() => perfilRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context } as any))
     expect(profile.status).toBe(200)

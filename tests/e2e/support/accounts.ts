@@ -36,7 +36,7 @@ export async function signUp(page: Page, account: Account) {
   const mark = markMailLog()
   await page.goto('/auth?tab=registro')
   await submitSignUp(page, account)
-  await expectToast(page, '¡Registro exitoso! Revisa tu email para confirmar tu cuenta.')
+  await expectToast(page, 'Cuenta creada exitosamente. Revisa tu email para confirmar tu cuenta.')
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue(account.email)
   return mark
 }
@@ -54,7 +54,7 @@ export async function signIn(page: Page, email: string, password: string, { navi
   if (navigate) await page.goto('/auth')
   await submitSignIn(page, email, password)
   await expect(page).not.toHaveURL(/\/auth(\?|$)/)
-  await expectToast(page, '¡Sesión iniciada correctamente!')
+  await expectToast(page, 'Sesión iniciada exitosamente')
 }
 
 /** Signs out from the user menu (desktop or mobile) and expects the answer. */
