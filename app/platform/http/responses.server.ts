@@ -197,7 +197,15 @@ async function answerFailure(
     // The member is told it is passing and when to try again; the words stay in the form.
     logger.warn({ err: thrown, url: request.url }, 'Request failed: the database is away')
     return data<Failure>(
-      { ok: false, message: { title: message.description ?? message.title, description: UNAVAILABLE.description }, submission: values },
+      {
+        ok: false,
+        // A guard that could not look the member up names no action: the service is what is away.
+        message: {
+          title: failed === REQUEST_MESSAGES.failed ? UNAVAILABLE.title : (message.description ?? message.title),
+          description: UNAVAILABLE.description,
+        },
+        submission: values,
+      },
       { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' } },
     ) as Refusal
   }

@@ -40,7 +40,6 @@ const dataDir = process.env.DATA_DIR.replace(/\/+$/, '')
 const stateDir = process.env.E2E_STATE_DIR
 const secret = process.env.AUTH_SECRET
 if (!stateDir || !secret) throw new Error('E2E_STATE_DIR and AUTH_SECRET are set by playwright.config.ts')
-if (process.env.DATABASE_URL) throw new Error('The e2e server runs on PGlite in its own data folder: unset DATABASE_URL')
 
 const app = await import(pathToFileURL(path.join(process.cwd(), 'build/server/index.js')).href)
 await app.openForCli()
@@ -93,11 +92,24 @@ ${role ? `INSERT INTO user_roles (user_id, role) VALUES ${v([id, role])};` : ''}
   }
 }
 
-const pglite = await PGlite.create(`${dataDir}/db`)
-try {
-  await pglite.exec(`BEGIN;${rows.join('')}COMMIT;`)
-} finally {
-  await pglite.close()
+// The suite's server runs on PGlite in its own data folder; a journey that takes the database
+// away runs a second server on PostgreSQL (resilience.spec.ts), seeded the same way.
+if (process.env.DATABASE_URL) {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await client.connect()
+  try {
+    await client.query(`BEGIN;${rows.join('')}COMMIT;`)
+  } finally {
+    await client.end()
+  }
+} else {
+  const pglite = await PGlite.create(`${dataDir}/db`)
+  try {
+    await pglite.exec(`BEGIN;${rows.join('')}COMMIT;`)
+  } finally {
+    await pglite.close()
+  }
 }
 mkdirSync(stateDir, { recursive: true })
 writeFileSync(path.join(stateDir, 'members.json'), JSON.stringify(pool))
