@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { profiles } from '~/features/account/schema'
+import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { displayName } from '~/features/account/display-name'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
@@ -86,10 +86,7 @@ export async function getEvent(eventId: string, viewerId: string) {
     getDb()
       .select({
         userId: eventAttendees.userId,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        displayName: profiles.displayName,
-        avatarUrl: profiles.avatarUrl,
+        ...publicProfileColumns,
       })
       .from(eventAttendees)
       .leftJoin(profiles, eq(profiles.userId, eventAttendees.userId))
