@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { userIdColumn } from '../../platform/auth/schema'
+import { user, userIdColumn } from '../../platform/auth/schema'
 import { REQUIRED_PROFILE_FIELDS } from './profile-completeness'
 
 /** Spanish accents folded away, in both cases, so folding does not depend on the server's locale. */
@@ -64,3 +64,6 @@ export const publicProfileColumns = {
   displayName: profiles.displayName,
   avatarUrl: profiles.avatarUrl,
 }
+
+/** Whom an e-mail goes to: the address, and the first name its greeting uses (user and profiles joined). */
+export const recipientColumns = { email: user.email, firstName: profiles.firstName }

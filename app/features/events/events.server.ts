@@ -7,20 +7,7 @@ import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { enqueue } from '~/platform/jobs/jobs.server'
 import { eventAttendees, events } from './schema'
 import { reminderJob, REMINDERS } from './reminders.server'
-
-/** The fields of the event dialog (spec 001 §5 'Event edit'), already validated. */
-export interface EventFields {
-  title: string
-  description: string
-  content: string | null
-  eventDate: Date
-  timeZone: string
-  durationMinutes: number
-  location: string | null
-  eventType: 'presencial' | 'virtual' | 'hibrido'
-  maxAttendees: number | null
-  externalLink: string | null
-}
+import type { EventFields } from './types'
 
 const eventColumns = {
   id: events.id,
