@@ -1,4 +1,4 @@
-import { type FieldMetadata, getTextareaProps } from '@conform-to/react'
+import { type FieldMetadata, getInputProps, getTextareaProps } from '@conform-to/react'
 import { type ComponentProps, type ReactNode, useEffect, useEffectEvent, useId, useRef, useState } from 'react'
 import { cn } from './cn'
 import { Input } from './input'
@@ -9,22 +9,28 @@ import { useHydrated } from './use-hydrated'
  * Form fields for Conform (docs/decisions/0012): a label, the control, and its first error
  * announced to screen readers under the control.
  */
-export function Field({
+export function Field<Schema>({
   label,
-  errors,
-  inputProps,
+  field,
+  type = 'text',
+  ...props
 }: {
   label: ReactNode
-  errors?: string[]
-  inputProps: ComponentProps<'input'> & { id: string }
-}) {
-  const errorId = `${inputProps.id}-error`
-  const hasError = Boolean(errors?.length)
+  field: FieldMetadata<Schema, any, any>
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'datetime-local'
+} & Omit<ComponentProps<'input'>, 'type'>) {
+  const errorId = `${field.id}-error`
+  const hasError = Boolean(field.errors?.length)
   return (
     <div className="grid gap-1.5">
-      <Label htmlFor={inputProps.id}>{label}</Label>
-      <Input {...inputProps} aria-invalid={hasError || undefined} aria-describedby={hasError ? errorId : undefined} />
-      <ErrorLine id={errorId} errors={errors} />
+      <Label htmlFor={field.id}>{label}</Label>
+      <Input
+        {...getInputProps(field, { type })}
+        {...props}
+        aria-invalid={hasError || undefined}
+        aria-describedby={hasError ? errorId : undefined}
+      />
+      <ErrorLine id={errorId} errors={field.errors} />
     </div>
   )
 }

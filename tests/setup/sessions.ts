@@ -1,4 +1,5 @@
-import { createSession, type SessionFields } from '~/features/ceo-sessions/sessions.server'
+import { createSession } from '~/features/ceo-sessions/sessions.server'
+import type { SessionFields } from '~/features/ceo-sessions/types'
 import { BASE_URL } from './requests'
 
 export const SESSION_FIELDS: SessionFields = {

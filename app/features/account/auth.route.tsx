@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '~/ui/parse-with-zod'
+import { getFormProps } from '@conform-to/react'
+import { useZodForm } from '~/ui/parse-with-zod'
 import { useEffect } from 'react'
 import { Form, Link, useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router'
 import { requireAnonymous } from '~/platform/auth/guards.server'
@@ -13,6 +13,7 @@ import { Field, FormError } from '~/ui/field'
 import { useResultToast } from '~/ui/toast'
 import { authAction } from './auth-action.server'
 import { SignInSchema, SignUpSchema } from './auth-schemas'
+import { EmailField, PasswordField } from './components/credential-fields'
 import { ForgotPasswordForm } from './components/forgot-password-form'
 import type { Route } from './+types/auth.route'
 
@@ -150,29 +151,14 @@ function SignInForm({
   signUpHref: string
 }) {
   const pending = usePendingIntent('signin')
-  const [form, fields] = useForm({
-    id: 'sign-in',
-    lastResult: failure?.submission,
-    defaultValue: { email: defaultEmail },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useZodForm(SignInSchema, { id: 'sign-in', failure, defaultValue: { email: defaultEmail } })
   return (
     <Form method="post" action="/auth" className="grid gap-3" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signin" />
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
-      <Field
-        label="Email"
-        errors={fields.email.errors}
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', placeholder: 'tu@empresa.com' }}
-      />
-      <Field
-        label="Contraseña"
-        errors={fields.password.errors}
-        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password' }}
-      />
+      <EmailField field={fields.email} />
+      <PasswordField label="Contraseña" field={fields.password} current />
       <Button type="submit" disabled={pending} className="mt-1">
         {pending ? 'Iniciando...' : 'Iniciar Sesión'}
       </Button>
@@ -193,44 +179,18 @@ function SignInForm({
 
 function SignUpForm({ failure }: { failure?: Failure }) {
   const pending = usePendingIntent('signup')
-  const [form, fields] = useForm({
-    id: 'sign-up',
-    lastResult: failure?.submission,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useZodForm(SignUpSchema, { id: 'sign-up', failure, shouldValidate: 'onBlur' })
   return (
     <Form method="post" action="/auth?tab=registro" className="grid gap-3" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signup" />
       <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
-          label="Nombre"
-          errors={fields.firstName.errors}
-          inputProps={{ ...getInputProps(fields.firstName, { type: 'text' }), autoComplete: 'given-name', maxLength: 50 }}
-        />
-        <Field
-          label="Apellido"
-          errors={fields.lastName.errors}
-          inputProps={{ ...getInputProps(fields.lastName, { type: 'text' }), autoComplete: 'family-name', maxLength: 50 }}
-        />
+        <Field label="Nombre" field={fields.firstName} autoComplete="given-name" maxLength={50} />
+        <Field label="Apellido" field={fields.lastName} autoComplete="family-name" maxLength={50} />
       </div>
-      <Field
-        label="Email"
-        errors={fields.email.errors}
-        inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', placeholder: 'tu@empresa.com' }}
-      />
-      <Field
-        label="Contraseña"
-        errors={fields.password.errors}
-        inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
-      />
-      <Field
-        label="Confirmar contraseña"
-        errors={fields.confirmPassword.errors}
-        inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
-      />
+      <EmailField field={fields.email} />
+      <PasswordField label="Contraseña" field={fields.password} />
+      <PasswordField label="Confirmar contraseña" field={fields.confirmPassword} />
       <p className="text-xs text-muted-foreground">
         Al registrarte aceptas las{' '}
         <Link to="/legal" className="underline">

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '~/ui/parse-with-zod'
+import { getFormProps, getTextareaProps } from '@conform-to/react'
+import { useZodForm } from '~/ui/parse-with-zod'
 import { Pencil } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
 import { requireUser } from '~/platform/auth/guards.server'
@@ -14,6 +14,7 @@ import { Field, FormError } from '~/ui/field'
 import { Label } from '~/ui/label'
 import { useHydrated } from '~/ui/use-hydrated'
 import { AvatarUploader } from './components/avatar-uploader'
+import { PasswordField } from './components/credential-fields'
 import { IncompleteProfileCard } from './components/incomplete-profile-card'
 import { PreferencesForm } from '~/features/notifications/components/preferences-form'
 import { getPreferences } from '~/features/notifications/preferences.server'
@@ -166,9 +167,9 @@ function ProfileDetails({ profile, email }: { profile: ProfileData; email: strin
 function ProfileForm({ profile, email, failure }: { profile: ProfileData; email: string; failure?: Failure }) {
   const navigation = useNavigation()
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile'
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(ProfileSchema, {
     id: 'profile',
-    lastResult: failure?.submission,
+    failure,
     defaultValue: {
       firstName: profile.firstName ?? '',
       lastName: profile.lastName ?? '',
@@ -176,9 +177,7 @@ function ProfileForm({ profile, email, failure }: { profile: ProfileData; email:
       position: profile.position ?? '',
       bio: profile.bio ?? '',
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
     shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
   })
   const bioErrorId = `${fields.bio.id}-error`
   return (
@@ -186,26 +185,10 @@ function ProfileForm({ profile, email, failure }: { profile: ProfileData; email:
       <input type="hidden" name="intent" value="profile" />
       <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
-          label="Nombre"
-          errors={fields.firstName.errors}
-          inputProps={{ ...getInputProps(fields.firstName, { type: 'text' }), autoComplete: 'given-name' }}
-        />
-        <Field
-          label="Apellido"
-          errors={fields.lastName.errors}
-          inputProps={{ ...getInputProps(fields.lastName, { type: 'text' }), autoComplete: 'family-name' }}
-        />
-        <Field
-          label="Empresa actual"
-          errors={fields.company.errors}
-          inputProps={{ ...getInputProps(fields.company, { type: 'text' }), autoComplete: 'organization' }}
-        />
-        <Field
-          label="Cargo"
-          errors={fields.position.errors}
-          inputProps={{ ...getInputProps(fields.position, { type: 'text' }), autoComplete: 'organization-title' }}
-        />
+        <Field label="Nombre" field={fields.firstName} autoComplete="given-name" />
+        <Field label="Apellido" field={fields.lastName} autoComplete="family-name" />
+        <Field label="Empresa actual" field={fields.company} autoComplete="organization" />
+        <Field label="Cargo" field={fields.position} autoComplete="organization-title" />
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="profile-email">Email</Label>
@@ -266,34 +249,16 @@ function NotificationsForm({ enabled }: { enabled: boolean }) {
 function ChangePasswordForm({ failure }: { failure?: Failure }) {
   const navigation = useNavigation()
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password'
-  const [form, fields] = useForm({
-    id: 'change-password',
-    lastResult: failure?.submission,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useZodForm(ChangePasswordSchema, { id: 'change-password', failure })
   return (
     <Form method="post" action="/perfil" className="grid gap-3" {...getFormProps(form)}>
       <h3 className="font-semibold">Cambiar contraseña</h3>
       <input type="hidden" name="intent" value="password" />
       <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
-      <Field
-        label="Contraseña actual"
-        errors={fields.currentPassword.errors}
-        inputProps={{ ...getInputProps(fields.currentPassword, { type: 'password' }), autoComplete: 'current-password' }}
-      />
+      <PasswordField label="Contraseña actual" field={fields.currentPassword} current />
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
-          label="Nueva contraseña"
-          errors={fields.newPassword.errors}
-          inputProps={{ ...getInputProps(fields.newPassword, { type: 'password' }), autoComplete: 'new-password' }}
-        />
-        <Field
-          label="Confirmar contraseña"
-          errors={fields.confirmPassword.errors}
-          inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
-        />
+        <PasswordField label="Nueva contraseña" field={fields.newPassword} />
+        <PasswordField label="Confirmar contraseña" field={fields.confirmPassword} />
       </div>
       <Button type="submit" variant="outline" disabled={saving} className="justify-self-start">
         {saving ? 'Guardando...' : 'Cambiar contraseña'}

@@ -4,7 +4,7 @@ import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { type Role, user, userRoles } from '~/platform/auth/schema'
-import { profiles } from './schema'
+import { profiles, publicProfileColumns } from './schema'
 import { WelcomeEmail } from '~/features/account/emails/welcome'
 import { getEnv } from '~/platform/env.server'
 import { enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
@@ -93,13 +93,10 @@ async function welcomeOnce(userId: string, email: string) {
 const profileColumns = {
   id: profiles.id,
   userId: profiles.userId,
-  firstName: profiles.firstName,
-  lastName: profiles.lastName,
-  displayName: profiles.displayName,
+  ...publicProfileColumns,
   bio: profiles.bio,
   company: profiles.company,
   position: profiles.position,
-  avatarUrl: profiles.avatarUrl,
   isPremium: profiles.isPremium,
   premiumSource: profiles.premiumSource,
   stripeCustomerId: profiles.stripeCustomerId,

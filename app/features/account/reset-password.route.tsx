@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { parseWithZod } from '~/ui/parse-with-zod'
+import { getFormProps } from '@conform-to/react'
+import { useZodForm } from '~/ui/parse-with-zod'
 import { Form, Link, useNavigation } from 'react-router'
 import { isPasswordResetTokenValid } from '~/platform/auth/auth.server'
 import { formErrors } from '~/platform/http/result'
@@ -7,9 +7,10 @@ import { redirectWithToast } from '~/platform/http/toast.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
-import { Field, FormError } from '~/ui/field'
+import { FormError } from '~/ui/field'
 import { resetPasswordAction } from './auth-action.server'
 import { ResetPasswordSchema } from './auth-schemas'
+import { PasswordField } from './components/credential-fields'
 import type { Route } from './+types/reset-password.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Nueva contraseña · ${site.name}` }, { name: 'robots', content: 'noindex' }]
@@ -41,13 +42,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
   const navigation = useNavigation()
   const pending = navigation.state === 'submitting'
   const failure = actionData && !actionData.ok ? actionData : undefined
-  const [form, fields] = useForm({
-    id: 'reset-password',
-    lastResult: failure?.submission,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
-    shouldValidate: 'onSubmit',
-    shouldRevalidate: 'onInput',
-  })
+  const [form, fields] = useZodForm(ResetPasswordSchema, { id: 'reset-password', failure })
   if (!loaderData.token) {
     return (
       <div className="mx-auto w-full max-w-md px-4 py-10 sm:py-16">
@@ -80,16 +75,8 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
             <input type="hidden" name="intent" value="reset-password" />
             <input type="hidden" name="token" value={loaderData.token} />
             <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
-            <Field
-              label="Nueva contraseña"
-              errors={fields.password.errors}
-              inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
-            />
-            <Field
-              label="Confirmar contraseña"
-              errors={fields.confirmPassword.errors}
-              inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
-            />
+            <PasswordField label="Nueva contraseña" field={fields.password} />
+            <PasswordField label="Confirmar contraseña" field={fields.confirmPassword} />
             <Button type="submit" disabled={pending}>
               {pending ? 'Guardando...' : 'Actualizar contraseña'}
             </Button>

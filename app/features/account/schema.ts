@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { user } from '../../platform/auth/schema'
+import { user, userIdColumn } from '../../platform/auth/schema'
 import { REQUIRED_PROFILE_FIELDS } from './profile-completeness'
 
 /** Spanish accents folded away, in both cases, so folding does not depend on the server's locale. */
@@ -11,10 +11,7 @@ export const profiles = pgTable(
   'profiles',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id')
-      .notNull()
-      .unique()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: userIdColumn().unique(),
     firstName: text('first_name'),
     lastName: text('last_name'),
     displayName: text('display_name'),
@@ -59,3 +56,14 @@ export const profiles = pgTable(
       .where(sql`is_complete`),
   ],
 )
+
+/** What other members see of a member next to what they did: the name (through displayName()) and the photo. */
+export const publicProfileColumns = {
+  firstName: profiles.firstName,
+  lastName: profiles.lastName,
+  displayName: profiles.displayName,
+  avatarUrl: profiles.avatarUrl,
+}
+
+/** Whom an e-mail goes to: the address, and the first name its greeting uses (user and profiles joined). */
+export const recipientColumns = { email: user.email, firstName: profiles.firstName }

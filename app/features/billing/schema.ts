@@ -1,5 +1,5 @@
 import { pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import { user } from '../../platform/auth/schema'
+import { userIdColumn } from '../../platform/auth/schema'
 
 /** Every Stripe event handled, by id: a redelivered event is acknowledged and ignored. */
 export const stripeEvents = pgTable('stripe_events', {
@@ -14,9 +14,7 @@ export const testCheckoutStatusEnum = pgEnum('test_checkout_status', ['open', 'p
 /** Checkout sessions of the local test checkout ('Modo de prueba'), used only on a laptop. */
 export const testCheckoutSessions = pgTable('test_checkout_sessions', {
   id: text('id').primaryKey(),
-  userId: text('user_id')
-    .notNull()
-    .references(() => user.id, { onDelete: 'cascade' }),
+  userId: userIdColumn(),
   plan: planEnum('plan').notNull(),
   status: testCheckoutStatusEnum('status').notNull().default('open'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

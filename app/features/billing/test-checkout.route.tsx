@@ -1,13 +1,12 @@
-import { FlaskConical } from 'lucide-react'
 import { Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { pricing } from '~/features/site/content'
 import { requireUser } from '~/platform/auth/guards.server'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
-import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { CardContent } from '~/ui/card'
+import { TestModeCard } from './components/test-mode-card'
 import { applySubscriptionState, getOpenTestCheckout, setTestCheckoutStatus } from './billing.server'
 import { isLocalTestCheckout } from './stripe.server'
 import type { Route } from './+types/test-checkout.route'
@@ -63,30 +62,21 @@ export default function TestCheckoutPage({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   return (
-    <div className="mx-auto w-full max-w-md px-4 py-12">
-      <Card>
-        <CardHeader>
-          <Badge variant="warning" className="justify-self-start">
-            <FlaskConical className="size-3.5" aria-hidden /> Modo de prueba
-          </Badge>
-          <CardTitle className="text-2xl">Pago simulado</CardTitle>
-          <CardDescription>
-            Este servidor no tiene Stripe configurado. Nada se cobra: el pago simulado activa la membresía premium con el mismo código que
-            usa Stripe.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          <p className="rounded-lg border bg-muted p-4 font-medium">{PLAN_LABELS[loaderData.plan]}</p>
-          <Form method="post" className="grid gap-2">
-            <Button type="submit" name="intent" value="pay" disabled={busy}>
-              {busy ? 'Procesando...' : 'Pagar (simulado)'}
-            </Button>
-            <Button type="submit" name="intent" value="cancel" variant="outline" disabled={busy}>
-              Cancelar
-            </Button>
-          </Form>
-        </CardContent>
-      </Card>
-    </div>
+    <TestModeCard
+      title="Pago simulado"
+      description="Este servidor no tiene Stripe configurado. Nada se cobra: el pago simulado activa la membresía premium con el mismo código que usa Stripe."
+    >
+      <CardContent className="grid gap-4">
+        <p className="rounded-lg border bg-muted p-4 font-medium">{PLAN_LABELS[loaderData.plan]}</p>
+        <Form method="post" className="grid gap-2">
+          <Button type="submit" name="intent" value="pay" disabled={busy}>
+            {busy ? 'Procesando...' : 'Pagar (simulado)'}
+          </Button>
+          <Button type="submit" name="intent" value="cancel" variant="outline" disabled={busy}>
+            Cancelar
+          </Button>
+        </Form>
+      </CardContent>
+    </TestModeCard>
   )
 }

@@ -1,11 +1,10 @@
-import { FlaskConical } from 'lucide-react'
 import { Form, Link } from 'react-router'
 import { z } from 'zod'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
-import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { CardContent } from '~/ui/card'
 import { applySubscriptionState } from './billing.server'
+import { TestModeCard } from './components/test-mode-card'
 import { site } from '~/site.config'
 import { isLocalTestCheckout } from './stripe.server'
 import { requireUser } from '~/platform/auth/guards.server'
@@ -43,27 +42,21 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function TestPortalPage() {
   return (
-    <div className="mx-auto w-full max-w-md px-4 py-12">
-      <Card>
-        <CardHeader>
-          <Badge variant="warning" className="justify-self-start">
-            <FlaskConical className="size-3.5" aria-hidden /> Modo de prueba
-          </Badge>
-          <CardTitle className="text-2xl">Gestionar suscripción</CardTitle>
-          <CardDescription>Portal de facturación simulado: en producción, aquí se abre el portal de Stripe.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-2">
-          <Form method="post">
-            <input type="hidden" name="intent" value="cancel-subscription" />
-            <Button type="submit" variant="destructive" className="w-full">
-              Cancelar suscripción
-            </Button>
-          </Form>
-          <Button asChild variant="outline">
-            <Link to="/perfil">Volver a mi perfil</Link>
+    <TestModeCard
+      title="Gestionar suscripción"
+      description="Portal de facturación simulado: en producción, aquí se abre el portal de Stripe."
+    >
+      <CardContent className="grid gap-2">
+        <Form method="post">
+          <input type="hidden" name="intent" value="cancel-subscription" />
+          <Button type="submit" variant="destructive" className="w-full">
+            Cancelar suscripción
           </Button>
-        </CardContent>
-      </Card>
-    </div>
+        </Form>
+        <Button asChild variant="outline">
+          <Link to="/perfil">Volver a mi perfil</Link>
+        </Button>
+      </CardContent>
+    </TestModeCard>
   )
 }

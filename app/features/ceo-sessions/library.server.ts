@@ -12,7 +12,8 @@ import { searchTextOf } from './sessions.server'
 /** Cards per page of the library. */
 export const LIBRARY_PAGE_SIZE = 24
 
-const cardColumns = {
+/** Who spoke, when and about what: what a card and the edit dialog both show. */
+const aboutColumns = {
   id: ceoSessions.id,
   title: ceoSessions.title,
   ceoName: ceoSessions.ceoName,
@@ -22,6 +23,10 @@ const cardColumns = {
   durationMinutes: ceoSessions.durationMinutes,
   tags: ceoSessions.tags,
   isFeatured: ceoSessions.isFeatured,
+}
+
+const cardColumns = {
+  ...aboutColumns,
   thumbnailKey: ceoSessions.thumbnailKey,
   pdfKey: ceoSessions.pdfKey,
   viewCount: ceoSessions.viewCount,
@@ -174,17 +179,9 @@ export async function getSessionPage(sessionId: string, viewerId: string) {
 export async function getSessionForEdit(sessionId: string) {
   const [row] = await getDb()
     .select({
-      id: ceoSessions.id,
-      title: ceoSessions.title,
+      ...aboutColumns,
       summary: ceoSessions.summary,
       description: ceoSessions.description,
-      ceoName: ceoSessions.ceoName,
-      ceoPosition: ceoSessions.ceoPosition,
-      ceoCompany: ceoSessions.ceoCompany,
-      sessionDate: ceoSessions.sessionDate,
-      durationMinutes: ceoSessions.durationMinutes,
-      tags: ceoSessions.tags,
-      isFeatured: ceoSessions.isFeatured,
       pdfName: ceoSessions.pdfName,
       hasThumbnail: sql<boolean>`${ceoSessions.thumbnailKey} is not null`,
       hasCaptions: sql<boolean>`${ceoSessions.captionsKey} is not null`,

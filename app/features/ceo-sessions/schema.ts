@@ -1,5 +1,6 @@
 import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { user } from '../../platform/auth/schema'
+import { user, userIdColumn } from '../../platform/auth/schema'
+import { likesTable } from '../community/comments/schema'
 
 /** Spec 001 §4: a session is processing until its video is ready, then published. */
 export const publicationStatusEnum = pgEnum('ceo_session_publication_status', ['draft', 'processing', 'published', 'failed'])
@@ -78,19 +79,7 @@ export const videoUploads = pgTable('ceo_session_video_uploads', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-export const ceoSessionLikes = pgTable(
-  'ceo_session_likes',
-  {
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => ceoSessions.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.sessionId, table.userId] })],
-)
+export const ceoSessionLikes = likesTable('ceo_session_likes', 'sessionId', () => ceoSessions.id)
 
 export const ceoSessionComments = pgTable(
   'ceo_session_comments',
@@ -99,9 +88,7 @@ export const ceoSessionComments = pgTable(
     sessionId: uuid('session_id')
       .notNull()
       .references(() => ceoSessions.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     content: text('content').notNull(),
     parentCommentId: uuid('parent_comment_id').references((): AnyPgColumn => ceoSessionComments.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -117,9 +104,7 @@ export const ceoSessionProgress = pgTable(
     sessionId: uuid('session_id')
       .notNull()
       .references(() => ceoSessions.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     positionSeconds: integer('position_seconds').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

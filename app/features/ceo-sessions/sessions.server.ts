@@ -3,21 +3,8 @@ import { getDb } from '~/platform/db/client.server'
 import { logger } from '~/platform/logger.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { ceoSessions, videoUploads } from './schema'
+import type { SessionFields } from './types'
 import { getVideoProvider } from './video-provider.server'
-
-/** The fields of the create and edit dialogs (spec 001 §5), already validated. */
-export interface SessionFields {
-  title: string
-  summary: string
-  description: string
-  ceoName: string
-  ceoPosition: string
-  ceoCompany: string
-  sessionDate: Date
-  durationMinutes: number | null
-  tags: string[]
-  isFeatured: boolean
-}
 
 /** What search compares: lower case without accents, so 'gestion' finds 'Gestión'. */
 export function searchTextOf(fields: Pick<SessionFields, 'title' | 'summary' | 'description' | 'ceoName' | 'ceoCompany' | 'tags'>) {

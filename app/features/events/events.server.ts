@@ -1,26 +1,13 @@
 import { and, asc, count, desc, eq, gte, lt, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { profiles } from '~/features/account/schema'
+import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { displayName } from '~/features/account/display-name'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { enqueue } from '~/platform/jobs/jobs.server'
 import { eventAttendees, events } from './schema'
 import { reminderJob, REMINDERS } from './reminders.server'
-
-/** The fields of the event dialog (spec 001 §5 'Event edit'), already validated. */
-export interface EventFields {
-  title: string
-  description: string
-  content: string | null
-  eventDate: Date
-  timeZone: string
-  durationMinutes: number
-  location: string | null
-  eventType: 'presencial' | 'virtual' | 'hibrido'
-  maxAttendees: number | null
-  externalLink: string | null
-}
+import type { EventFields } from './types'
 
 const eventColumns = {
   id: events.id,
@@ -86,10 +73,7 @@ export async function getEvent(eventId: string, viewerId: string) {
     getDb()
       .select({
         userId: eventAttendees.userId,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        displayName: profiles.displayName,
-        avatarUrl: profiles.avatarUrl,
+        ...publicProfileColumns,
       })
       .from(eventAttendees)
       .leftJoin(profiles, eq(profiles.userId, eventAttendees.userId))

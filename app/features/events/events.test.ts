@@ -6,7 +6,8 @@ import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { jobs } from '~/platform/jobs/schema'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { createPersona } from '../../../tests/setup/members'
-import { createEvent, type EventFields, getEvent, toggleRegistration, updateEvent } from './events.server'
+import { createEvent, getEvent, toggleRegistration, updateEvent } from './events.server'
+import type { EventFields } from './types'
 import { eventAttendees, events } from './schema'
 
 useTestDatabase()

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { profiles } from '~/features/account/schema'
+import { profiles, recipientColumns } from '~/features/account/schema'
 import { user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
@@ -31,8 +31,7 @@ export const reminderJob = defineJob<{ eventId: string; userId: string; kind: Re
   async run({ eventId, userId, kind, eventDate }) {
     const [row] = await getDb()
       .select({
-        email: user.email,
-        firstName: profiles.firstName,
+        ...recipientColumns,
         status: eventAttendees.status,
         title: events.title,
         eventDate: events.eventDate,

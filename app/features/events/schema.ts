@@ -1,5 +1,5 @@
 import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { user } from '../../platform/auth/schema'
+import { user, userIdColumn } from '../../platform/auth/schema'
 import { ceoSessions } from '../ceo-sessions/schema'
 
 /** Spec 001 §3: presencial | virtual | hibrido. */
@@ -43,9 +43,7 @@ export const eventAttendees = pgTable(
     eventId: uuid('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     status: attendanceStatusEnum('status').notNull(),
     /** When the member registered or joined the queue: the queue's order. */
     registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
@@ -63,9 +61,7 @@ export const eventAttendees = pgTable(
  * nonce revokes the old address.
  */
 export const calendarFeeds = pgTable('calendar_feeds', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => user.id, { onDelete: 'cascade' }),
+  userId: userIdColumn().primaryKey(),
   nonce: text('nonce').notNull(),
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityComments, communityPosts, postAttachments, postCategories, postLikes } from './schema'
-import { profiles } from '~/features/account/schema'
+import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { displayName } from '~/features/account/display-name'
 import type { CurrentUser } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
@@ -105,11 +105,7 @@ export async function listFeed({
       categoryId: postCategories.id,
       categoryName: postCategories.name,
       categoryColor: postCategories.color,
-      authorFirstName: profiles.firstName,
-      authorLastName: profiles.lastName,
-      authorDisplayName: profiles.displayName,
-      authorAvatarUrl: profiles.avatarUrl,
-      authorIsPremium: profiles.isPremium,
+      author: { ...publicProfileColumns, isPremium: profiles.isPremium },
       likedByMe: sql<boolean>`${myLike.userId} is not null`,
     })
     .from(communityPosts)
@@ -144,7 +140,7 @@ export async function listFeed({
   return {
     posts: page.map((post) => ({
       ...post,
-      authorName: displayName({ displayName: post.authorDisplayName, firstName: post.authorFirstName, lastName: post.authorLastName }),
+      authorName: displayName(post.author),
       attachments: attachments.filter((attachment) => attachment.postId === post.id),
     })),
     nextCursor: rows.length > limit && last ? encodeCursor({ pinned: last.isPinned, micros: last.micros, id: last.id }) : null,
@@ -167,7 +163,12 @@ export function toPostView(post: FeedPost, viewer: CurrentUser): FeedPostView {
     likedByMe: post.likedByMe,
     createdAt: post.createdAt.toISOString(),
     edited: post.updatedAt.getTime() - post.createdAt.getTime() > 1000,
-    author: { userId: post.userId, name: post.authorName, avatarUrl: post.authorAvatarUrl, isPremium: Boolean(post.authorIsPremium) },
+    author: {
+      userId: post.userId,
+      name: post.authorName,
+      avatarUrl: post.author?.avatarUrl ?? null,
+      isPremium: Boolean(post.author?.isPremium),
+    },
     category: post.categoryId ? { id: post.categoryId, name: post.categoryName!, color: post.categoryColor! } : null,
     attachments: post.attachments.map((attachment) => ({
       id: attachment.id,

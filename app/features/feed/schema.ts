@@ -1,5 +1,6 @@
-import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { user } from '../../platform/auth/schema'
+import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { userIdColumn } from '../../platform/auth/schema'
+import { likesTable } from '../community/comments/schema'
 
 export const postCategories = pgTable('post_categories', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -15,9 +16,7 @@ export const communityPosts = pgTable(
   'community_posts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     title: text('title').notNull(),
     content: text('content'),
     postType: postTypeEnum('post_type').notNull().default('text'),
@@ -70,9 +69,7 @@ export const communityComments = pgTable(
     postId: uuid('post_id')
       .notNull()
       .references(() => communityPosts.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     content: text('content').notNull(),
     parentCommentId: uuid('parent_comment_id').references((): AnyPgColumn => communityComments.id, { onDelete: 'cascade' }),
     likeCount: integer('like_count').notNull().default(0),
@@ -82,30 +79,5 @@ export const communityComments = pgTable(
   (table) => [index('community_comments_post_idx').on(table.postId, table.createdAt)],
 )
 
-export const postLikes = pgTable(
-  'post_likes',
-  {
-    postId: uuid('post_id')
-      .notNull()
-      .references(() => communityPosts.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.postId, table.userId] })],
-)
-
-export const commentLikes = pgTable(
-  'comment_likes',
-  {
-    commentId: uuid('comment_id')
-      .notNull()
-      .references(() => communityComments.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.commentId, table.userId] })],
-)
+export const postLikes = likesTable('post_likes', 'postId', () => communityPosts.id)
+export const commentLikes = likesTable('comment_likes', 'commentId', () => communityComments.id)

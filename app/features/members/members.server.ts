@@ -1,8 +1,7 @@
 import { and, count, desc, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
 import { communityPosts } from '~/features/feed/schema'
-import { profiles } from '~/features/account/schema'
-import { ACCENTED, PLAIN } from '~/features/account/schema'
+import { ACCENTED, PLAIN, profiles, publicProfileColumns } from '~/features/account/schema'
 
 // Accent- and case-insensitive matching without extensions, identical on PGlite and
 // PostgreSQL: both sides are lower-cased and stripped of Spanish accents the same way (the
@@ -52,10 +51,7 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
     db
       .select({
         userId: profiles.userId,
-        firstName: profiles.firstName,
-        lastName: profiles.lastName,
-        displayName: profiles.displayName,
-        avatarUrl: profiles.avatarUrl,
+        ...publicProfileColumns,
         company: profiles.company,
         position: profiles.position,
         isPremium: profiles.isPremium,

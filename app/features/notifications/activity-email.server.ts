@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, sql, TransactionRollbackError } from 'drizzle-orm'
 import { displayName } from '~/features/account/display-name'
-import { profiles } from '~/features/account/schema'
+import { profiles, recipientColumns } from '~/features/account/schema'
 import { user } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
@@ -88,7 +88,7 @@ const CLAIM_TRIES = 3
 export async function sendActivityEmail(userId: string): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     const [recipient] = await getDb()
-      .select({ email: user.email, firstName: profiles.firstName, ...deliveries() })
+      .select({ ...recipientColumns, ...deliveries() })
       .from(notificationSettings)
       .innerJoin(user, eq(user.id, notificationSettings.userId))
       .innerJoin(profiles, eq(profiles.userId, notificationSettings.userId))

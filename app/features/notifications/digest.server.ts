@@ -1,5 +1,5 @@
 import { and, eq, ne, or, sql } from 'drizzle-orm'
-import { profiles } from '~/features/account/schema'
+import { profiles, recipientColumns } from '~/features/account/schema'
 import { listPublishedSince } from '~/features/ceo-sessions/library.server'
 import { listAnnouncedSince } from '~/features/events/events.server'
 import { eventTimeInZone } from '~/features/events/format'
@@ -64,8 +64,7 @@ export async function sendDueDigests(now: Date) {
         digest: notificationSettings.digest,
         digestSentAt: notificationSettings.digestSentAt,
         timeZone: notificationSettings.timeZone,
-        email: user.email,
-        firstName: profiles.firstName,
+        ...recipientColumns,
       })
       .from(notificationSettings)
       .innerJoin(profiles, eq(profiles.userId, notificationSettings.userId))

@@ -1,7 +1,7 @@
 import { Bell, Check, CheckCheck } from 'lucide-react'
 import { data, Form, Link, useFetcher } from 'react-router'
 import { requireUser } from '~/platform/auth/guards.server'
-import { fullDateTime, relativeTime } from '~/platform/dates'
+import { RelativeTime } from '~/ui/relative-time'
 import { guardedAction } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
@@ -121,9 +121,7 @@ function NotificationRow({ item }: { item: NotificationView }) {
           <p className="break-words text-muted-foreground">{item.message}</p>
         )}
         <p className="text-xs text-muted-foreground">
-          <time dateTime={item.createdAt} title={fullDateTime(item.createdAt)} suppressHydrationWarning>
-            {relativeTime(item.createdAt)}
-          </time>
+          <RelativeTime date={item.createdAt} />
         </p>
       </div>
       {isRead ? null : (

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { user } from '../../platform/auth/schema'
+import { user, userIdColumn } from '../../platform/auth/schema'
 import { ceoSessions } from '../ceo-sessions/schema'
 import { events } from '../events/schema'
 import { communityPosts } from '../feed/schema'
@@ -25,9 +25,7 @@ export const notifications = pgTable(
   'notifications',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    userId: userIdColumn(),
     type: notificationTypeEnum('type').notNull(),
     title: text('title').notNull(),
     message: text('message').notNull(),
@@ -69,9 +67,7 @@ export const digestFrequencyEnum = pgEnum('digest_frequency', ['never', 'daily',
  * so the defaults live here once. Also what the e-mail digest needs to send once per period.
  */
 export const notificationSettings = pgTable('notification_settings', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => user.id, { onDelete: 'cascade' }),
+  userId: userIdColumn().primaryKey(),
   comments: notificationChannelEnum('comments').notNull().default('email'),
   replies: notificationChannelEnum('replies').notNull().default('email'),
   likes: notificationChannelEnum('likes').notNull().default('web'),

@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm'
-import { profiles } from '~/features/account/schema'
+import { profiles, publicProfileColumns } from '~/features/account/schema'
 import type { DbExecutor } from '~/platform/db/client.server'
 import { notifications } from './schema'
 
@@ -23,13 +23,7 @@ export async function actorsOf(executor: DbExecutor, items: Array<{ actorUserId:
   const actorIds = [...new Set(items.map((item) => item.actorUserId).filter((id): id is string => Boolean(id)))]
   const actors = actorIds.length
     ? await executor
-        .select({
-          userId: profiles.userId,
-          firstName: profiles.firstName,
-          lastName: profiles.lastName,
-          displayName: profiles.displayName,
-          avatarUrl: profiles.avatarUrl,
-        })
+        .select({ userId: profiles.userId, ...publicProfileColumns })
         .from(profiles)
         .where(inArray(profiles.userId, actorIds))
     : []

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { B, H3, LegalTitle, link, P, sectionsOf, td, th, UL } from './components/legal-prose'
+import { B, H3, Identity, LegalDocument, link, MailLink, P, sectionsOf, td, Table, UL } from './components/legal-prose'
 import { Link } from 'react-router'
 import { pricing } from './content'
 import { site } from '~/site.config'
@@ -33,11 +33,7 @@ const sections = {
 
 const { Section, Contents } = sectionsOf(sections)
 
-const contactLink = (
-  <a href={`mailto:${site.contactEmail}`} className={link}>
-    {site.contactEmail}
-  </a>
-)
+const contactLink = <MailLink email={site.contactEmail} />
 
 const identity: [string, ReactNode][] = [
   ['Titular', site.legalName],
@@ -56,8 +52,7 @@ const identity: [string, ReactNode][] = [
 
 export default function LegalPage() {
   return (
-    <article className="mx-auto max-w-3xl px-4 py-12 text-slate-900">
-      <LegalTitle>Aviso Legal y Condiciones de Uso</LegalTitle>
+    <LegalDocument title="Aviso Legal y Condiciones de Uso">
       <P>
         Este documento recoge la información legal del titular de {site.name}, las condiciones que rigen el uso del sitio web y las
         condiciones de contratación de la membresía. Le recomendamos leerlo con atención junto con nuestra{' '}
@@ -74,14 +69,7 @@ export default function LegalPage() {
           En cumplimiento del artículo 10 de la Ley 34/2002, de 11 de julio, de Servicios de la Sociedad de la Información y de Comercio
           Electrónico (LSSI-CE), se facilitan los datos identificativos del titular de este sitio web:
         </P>
-        <dl className="mt-4 grid gap-x-6 gap-y-2 leading-7 text-slate-700 sm:grid-cols-[12rem_1fr]">
-          {identity.map(([term, value]) => (
-            <div key={term} className="contents">
-              <dt className="font-semibold text-slate-900">{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <Identity rows={identity} />
         <P>
           En lo sucesivo, «{site.name}», «nosotros» o «el titular» se refieren a {site.legalName}.
         </P>
@@ -220,40 +208,28 @@ export default function LegalPage() {
           {contactLink}. La cancelación detiene los cobros futuros y surte efecto en la fecha de recepción de la solicitud o en la posterior
           que indique el Miembro; a partir de entonces finaliza el acceso a la plataforma. Los reembolsos se calculan así:
         </P>
-        <div className="mt-4 overflow-x-auto" role="region" aria-label="Reembolsos (tabla desplazable)" tabIndex={0}>
-          <table className="w-full min-w-[28rem] border-collapse text-sm">
-            <caption className="mb-2 caption-top text-left font-medium text-slate-900">
-              Reembolso según el momento de la cancelación
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className={th}>
-                  Momento de la cancelación
-                </th>
-                <th scope="col" className={th}>
-                  Reembolso
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <th scope="row" className={td + ' font-medium text-slate-900'}>
-                  Hasta el día 15 (incluido)
-                </th>
-                <td className={td}>100 % del importe abonado, sin necesidad de justificación y aunque ya se hayan utilizado servicios.</td>
-              </tr>
-              <tr>
-                <th scope="row" className={td + ' font-medium text-slate-900'}>
-                  Desde el día 16 en adelante
-                </th>
-                <td className={td}>
-                  Parte proporcional no utilizada del periodo abonado. Se aplica igualmente entre los días 16 y 30 y en cualquier momento
-                  posterior.
-                </td>
-              </tr>
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Reembolsos"
+          caption="Reembolso según el momento de la cancelación"
+          cols={['Momento de la cancelación', 'Reembolso']}
+          narrow
+        >
+          <tr>
+            <th scope="row" className={td + ' font-medium text-slate-900'}>
+              Hasta el día 15 (incluido)
+            </th>
+            <td className={td}>100 % del importe abonado, sin necesidad de justificación y aunque ya se hayan utilizado servicios.</td>
+          </tr>
+          <tr>
+            <th scope="row" className={td + ' font-medium text-slate-900'}>
+              Desde el día 16 en adelante
+            </th>
+            <td className={td}>
+              Parte proporcional no utilizada del periodo abonado. Se aplica igualmente entre los días 16 y 30 y en cualquier momento
+              posterior.
+            </td>
+          </tr>
+        </Table>
         <P>
           Los días son naturales y se cuentan desde la fecha de contratación o, si fuera posterior, desde la activación de la Membresía. La
           garantía de reembolso íntegro se aplica a los primeros 15 días de la primera contratación. La parte no utilizada se calcula
@@ -403,6 +379,6 @@ export default function LegalPage() {
           como al Centro Europeo del Consumidor en España en los litigios transfronterizos dentro de la Unión Europea.
         </P>
       </Section>
-    </article>
+    </LegalDocument>
   )
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { B, H3, LegalTitle, link, P, sectionsOf, td, Thead, UL } from './components/legal-prose'
+import { B, H3, Identity, LegalDocument, link, MailLink, P, sectionsOf, td, Table, UL } from './components/legal-prose'
 import { Link } from 'react-router'
 import { site } from '~/site.config'
 import type { Route } from './+types/privacy.route'
@@ -31,23 +31,14 @@ const { Section, Contents } = sectionsOf(sections)
 
 const code = 'rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] break-all text-slate-900'
 
-const privacyLink = (
-  <a href={`mailto:${site.privacyEmail}`} className={link}>
-    {site.privacyEmail}
-  </a>
-)
+const privacyLink = <MailLink email={site.privacyEmail} />
 
 const identity: [string, ReactNode][] = [
   ['Responsable', site.legalName],
   ['NIF', site.taxId],
   ['Domicilio', site.address.full],
   ['Correo de privacidad', privacyLink],
-  [
-    'Contacto general',
-    <a key="contact" href={`mailto:${site.contactEmail}`} className={link}>
-      {site.contactEmail}
-    </a>,
-  ],
+  ['Contacto general', <MailLink key="contact" email={site.contactEmail} />],
   ['Teléfono', site.phone],
 ]
 
@@ -79,8 +70,7 @@ const purposes: [string, string][] = [
 
 export default function PrivacidadPage() {
   return (
-    <article className="mx-auto max-w-3xl px-4 py-12 text-slate-900">
-      <LegalTitle>Política de Privacidad y Cookies</LegalTitle>
+    <LegalDocument title="Política de Privacidad y Cookies">
       <P>
         En {site.name} respetamos su privacidad. Esta política explica qué datos personales tratamos cuando utiliza nuestro sitio web y la
         comunidad, con qué fines, durante cuánto tiempo y qué derechos tiene, conforme al Reglamento (UE) 2016/679 (RGPD) y a la Ley
@@ -95,14 +85,7 @@ export default function PrivacidadPage() {
       <Contents />
 
       <Section id="responsable">
-        <dl className="mt-4 grid gap-x-6 gap-y-2 leading-7 text-slate-700 sm:grid-cols-[12rem_1fr]">
-          {identity.map(([term, value]) => (
-            <div key={term} className="contents">
-              <dt className="font-semibold text-slate-900">{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <Identity rows={identity} />
         <P>
           No hemos designado un delegado de protección de datos, al no concurrir los supuestos del artículo 37 del RGPD y del artículo 34 de
           la LOPDGDD. Para cualquier cuestión sobre sus datos, escríbanos a {privacyLink}.
@@ -149,22 +132,18 @@ export default function PrivacidadPage() {
       </Section>
 
       <Section id="finalidades">
-        <div className="mt-4 overflow-x-auto" role="region" aria-label="Finalidades del tratamiento (tabla desplazable)" tabIndex={0}>
-          <table className="w-full min-w-[32rem] border-collapse text-sm">
-            <caption className="mb-2 caption-top text-left font-medium text-slate-900">
-              Finalidades del tratamiento y base jurídica de cada una
-            </caption>
-            <Thead cols={['Finalidad', 'Base jurídica']} />
-            <tbody>
-              {purposes.map(([purpose, basis]) => (
-                <tr key={purpose}>
-                  <td className={td}>{purpose}</td>
-                  <td className={td}>{basis}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Finalidades del tratamiento"
+          caption="Finalidades del tratamiento y base jurídica de cada una"
+          cols={['Finalidad', 'Base jurídica']}
+        >
+          {purposes.map(([purpose, basis]) => (
+            <tr key={purpose}>
+              <td className={td}>{purpose}</td>
+              <td className={td}>{basis}</td>
+            </tr>
+          ))}
+        </Table>
         <P>
           Los avisos propios del servicio (por ejemplo, las novedades de la comunidad) pueden desactivarse en cualquier momento. La retirada
           del consentimiento para las comunicaciones opcionales no afecta a la licitud de los envíos anteriores; cada comunicación incluye
@@ -342,35 +321,29 @@ export default function PrivacidadPage() {
         </P>
         <H3>Cookies que utilizamos</H3>
         <P>Este sitio utiliza únicamente cookies propias de carácter técnico, estrictamente necesarias:</P>
-        <div className="mt-4 overflow-x-auto" role="region" aria-label="Cookies (tabla desplazable)" tabIndex={0}>
-          <table className="w-full min-w-[32rem] border-collapse text-sm">
-            <caption className="mb-2 caption-top text-left font-medium text-slate-900">Cookies utilizadas en {site.name}</caption>
-            <Thead cols={['Cookie', 'Finalidad', 'Duración', 'Tipo']} />
-            <tbody>
-              <tr>
-                <th scope="row" className={td + ' font-medium'}>
-                  <code className={code}>better-auth.session_token</code> (con el prefijo <code className={code}>__Secure-</code> en
-                  conexiones seguras)
-                </th>
-                <td className={td}>
-                  Mantener su sesión iniciada de forma segura. Es una cookie firmada e inaccesible desde JavaScript (httpOnly).
-                </td>
-                <td className={td}>Hasta 30 días; se elimina al cerrar sesión.</td>
-                <td className={td}>Propia, técnica</td>
-              </tr>
-              <tr>
-                <th scope="row" className={td + ' font-medium'}>
-                  <code className={code}>toast</code>
-                </th>
-                <td className={td}>
-                  Mostrar un mensaje de confirmación tras una acción, por ejemplo, al guardar su perfil. Es firmada y httpOnly.
-                </td>
-                <td className={td}>Sesión: se elimina en cuanto se muestra el mensaje.</td>
-                <td className={td}>Propia, técnica</td>
-              </tr>
-            </tbody>
-          </table>
-        </div>
+        <Table label="Cookies" caption={`Cookies utilizadas en ${site.name}`} cols={['Cookie', 'Finalidad', 'Duración', 'Tipo']}>
+          <tr>
+            <th scope="row" className={td + ' font-medium'}>
+              <code className={code}>better-auth.session_token</code> (con el prefijo <code className={code}>__Secure-</code> en conexiones
+              seguras)
+            </th>
+            <td className={td}>
+              Mantener su sesión iniciada de forma segura. Es una cookie firmada e inaccesible desde JavaScript (httpOnly).
+            </td>
+            <td className={td}>Hasta 30 días; se elimina al cerrar sesión.</td>
+            <td className={td}>Propia, técnica</td>
+          </tr>
+          <tr>
+            <th scope="row" className={td + ' font-medium'}>
+              <code className={code}>toast</code>
+            </th>
+            <td className={td}>
+              Mostrar un mensaje de confirmación tras una acción, por ejemplo, al guardar su perfil. Es firmada y httpOnly.
+            </td>
+            <td className={td}>Sesión: se elimina en cuanto se muestra el mensaje.</td>
+            <td className={td}>Propia, técnica</td>
+          </tr>
+        </Table>
         <H3>Por qué no le mostramos un aviso de consentimiento</H3>
         <P>
           De acuerdo con el artículo 22.2 de la Ley 34/2002 (LSSI-CE), y según recoge la Guía sobre el uso de las cookies de la AEPD, las
@@ -400,6 +373,6 @@ export default function PrivacidadPage() {
           principio de esta página. Si los cambios son relevantes, se lo comunicaremos por correo electrónico antes de que surtan efecto.
         </P>
       </Section>
-    </article>
+    </LegalDocument>
   )
 }

@@ -2,7 +2,7 @@ import { AlertCircle, CheckCircle2, FileClock, Loader2 } from 'lucide-react'
 import { useEffect, useEffectEvent, useRef } from 'react'
 import { useFetcher, useRevalidator } from 'react-router'
 import type { Result } from '~/platform/http/result'
-import { fullDateTime, relativeTime } from '~/platform/dates'
+import { RelativeTime } from '~/ui/relative-time'
 
 export interface InProcessSession {
   id: string
@@ -60,14 +60,7 @@ export function InProcessPanel({ sessions: loaded }: { sessions: InProcessSessio
                 <a href={`/video/${session.id}`} className="font-medium hover:underline">
                   {session.title}
                 </a>{' '}
-                <time
-                  dateTime={session.createdAt}
-                  title={fullDateTime(session.createdAt)}
-                  className="text-xs text-muted-foreground"
-                  suppressHydrationWarning
-                >
-                  {relativeTime(session.createdAt)}
-                </time>
+                <RelativeTime date={session.createdAt} className="text-xs text-muted-foreground" />
               </span>
               <span className={`inline-flex items-center gap-1.5 font-medium ${status.className}`} data-status={session.publicationStatus}>
                 <status.icon className={status.spin ? 'size-4 animate-spin motion-reduce:animate-none' : 'size-4'} aria-hidden />

@@ -1,7 +1,7 @@
 import { Clock, Eye, FileText, Heart, MessageCircle, Pencil, Star, Trash2, Video } from 'lucide-react'
 import { useState } from 'react'
 import { type FetcherWithComponents, Link } from 'react-router'
-import { fullDateTime, relativeTime } from '~/platform/dates'
+import { RelativeTime } from '~/ui/relative-time'
 import type { Result } from '~/platform/http/result'
 import { Badge } from '~/ui/badge'
 import { ConfirmButton } from '~/ui/confirm-button'
@@ -95,9 +95,7 @@ export function SessionCard({
             <MessageCircle className="size-3.5" aria-hidden /> {session.commentCount}
             <span className="sr-only">comentarios</span>
           </span>
-          <time dateTime={session.sessionDate} title={fullDateTime(session.sessionDate)} className="ml-auto" suppressHydrationWarning>
-            {relativeTime(session.sessionDate)}
-          </time>
+          <RelativeTime date={session.sessionDate} className="ml-auto" />
         </div>
         {session.canManage ? (
           <div className="relative z-10 flex gap-1 border-t pt-2 text-xs">

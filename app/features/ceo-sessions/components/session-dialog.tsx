@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getInputProps, useForm } from '@conform-to/react'
 import { Plus, X } from 'lucide-react'
 import { useRef, useState } from 'react'
 import { failedSubmission } from '~/platform/http/result'
 import { Button } from '~/ui/button'
-import { FormDialog, FormDialogButtons } from '~/ui/form-dialog'
-import { Field, FileField, FormError, TextareaField } from '~/ui/field'
+import { FormDialog } from '~/ui/form-dialog'
+import { Field, FileField, TextareaField } from '~/ui/field'
 import { Input } from '~/ui/input'
 import { Label } from '~/ui/label'
 import { showToast } from '~/ui/toast'
@@ -22,21 +22,12 @@ import {
 } from '../limits'
 import { SESSIONS_ACTION } from '../paths'
 import type { SessionFieldsInput } from '../schemas'
+import type { SessionFields } from '../types'
 import { type UploadProgress, useVideoUpload } from './use-video-upload'
 
 /** What the edit dialog starts from (loaded by the tab when '?editar=' names a session). */
-export interface EditableSession {
+export interface EditableSession extends SessionFields<string> {
   id: string
-  title: string
-  summary: string
-  description: string
-  ceoName: string
-  ceoPosition: string
-  ceoCompany: string
-  sessionDate: string
-  durationMinutes: number | null
-  tags: string[]
-  isFeatured: boolean
   pdfName: string | null
 }
 
@@ -132,11 +123,10 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
     if (kind === 'video') setVideo(file)
     return true
   }
-  const title = editing ? 'Editar Sesión' : 'Nueva Sesión'
 
   return (
     <FormDialog
-      title={title}
+      title={editing ? 'Editar Sesión' : 'Nueva Sesión'}
       description={
         editing
           ? 'Cambia los datos de la sesión o reemplaza sus archivos.'
@@ -145,97 +135,65 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
       open={open}
       busy={busy}
       onClose={onClose}
+      fetcher={fetcher}
+      form={form}
+      formRef={formRef}
+      action={SESSIONS_ACTION}
+      hidden={{
+        intent: editing ? 'update-session' : 'create-session',
+        sessionId: session?.id,
+        videoSize: video?.size,
+        videoType: video?.type,
+      }}
+      submitLabel={editing ? 'Guardar cambios' : 'Crear sesión'}
     >
-      <fetcher.Form
-        ref={formRef}
-        method="post"
-        action={SESSIONS_ACTION}
-        encType="multipart/form-data"
-        className="grid gap-3"
-        {...getFormProps(form)}
-      >
-        <input type="hidden" name="intent" value={editing ? 'update-session' : 'create-session'} />
-        {session ? <input type="hidden" name="sessionId" value={session.id} /> : null}
-        {video ? (
-          <>
-            <input type="hidden" name="videoSize" value={video.size} />
-            <input type="hidden" name="videoType" value={video.type} />
-          </>
-        ) : null}
-        <FormError errors={fetcher.data && !fetcher.data.ok ? [fetcher.data.message.description ?? fetcher.data.message.title] : null} />
-        <Field
-          label="Título *"
-          errors={fields.title.errors}
-          inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: TITLE_MAX }}
-        />
-        <TextareaField label="Resumen *" field={fields.summary} rows={2} maxLength={SHORT_TEXT_MAX} />
-        <TextareaField label="Descripción *" field={fields.description} rows={4} maxLength={TEXT_MAX} />
-        <div className="grid gap-3 sm:grid-cols-3">
-          <Field
-            label="Nombre del CEO *"
-            errors={fields.ceoName.errors}
-            inputProps={{ ...getInputProps(fields.ceoName, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
-          />
-          <Field
-            label="Cargo *"
-            errors={fields.ceoPosition.errors}
-            inputProps={{ ...getInputProps(fields.ceoPosition, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
-          />
-          <Field
-            label="Empresa *"
-            errors={fields.ceoCompany.errors}
-            inputProps={{ ...getInputProps(fields.ceoCompany, { type: 'text' }), maxLength: SHORT_TEXT_MAX }}
-          />
-        </div>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label="Fecha de la sesión (hora de Madrid) *"
-            errors={fields.sessionDate.errors}
-            inputProps={getInputProps(fields.sessionDate, { type: 'datetime-local' })}
-          />
-          <Field
-            label="Duración en minutos"
-            errors={fields.durationMinutes.errors}
-            inputProps={{ ...getInputProps(fields.durationMinutes, { type: 'number' }), min: 1, step: 1, inputMode: 'numeric' }}
-          />
-        </div>
-        <TagsInput tags={tags} onChange={setTags} errors={fields.tags.errors} />
+      <Field label="Título *" field={fields.title} maxLength={TITLE_MAX} />
+      <TextareaField label="Resumen *" field={fields.summary} rows={2} maxLength={SHORT_TEXT_MAX} />
+      <TextareaField label="Descripción *" field={fields.description} rows={4} maxLength={TEXT_MAX} />
+      <div className="grid gap-3 sm:grid-cols-3">
+        <Field label="Nombre del CEO *" field={fields.ceoName} maxLength={SHORT_TEXT_MAX} />
+        <Field label="Cargo *" field={fields.ceoPosition} maxLength={SHORT_TEXT_MAX} />
+        <Field label="Empresa *" field={fields.ceoCompany} maxLength={SHORT_TEXT_MAX} />
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field label="Fecha de la sesión (hora de Madrid) *" field={fields.sessionDate} type="datetime-local" />
+        <Field label="Duración en minutos" field={fields.durationMinutes} type="number" min={1} step={1} inputMode="numeric" />
+      </div>
+      <TagsInput tags={tags} onChange={setTags} errors={fields.tags.errors} />
+      <label className="flex items-center gap-2 text-sm">
+        <input {...getInputProps(fields.isFeatured, { type: 'checkbox' })} className="size-4" /> Sesión destacada
+      </label>
+      <FileField
+        label={editing ? 'Reemplazar video' : 'Video *'}
+        name=""
+        accept="video/mp4,video/webm,video/quicktime,video/*"
+        help="MP4, WebM o MOV, hasta 500 MB."
+        error={videoError}
+        onFiles={(files) => checkFile('video', files[0])}
+      />
+      <FileField
+        label={editing ? 'Reemplazar miniatura' : 'Miniatura'}
+        name="thumbnail"
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        help="Opcional. Sin miniatura se usa un fotograma del video."
+        error={thumbnailError}
+        onFiles={(files) => checkFile('thumbnail', files[0])}
+      />
+      <FileField
+        label={editing && session?.pdfName ? `Reemplazar PDF (${session.pdfName})` : 'PDF'}
+        name="pdf"
+        accept="application/pdf,.pdf"
+        help="Opcional, hasta 20 MB."
+        error={pdfError}
+        onFiles={(files) => checkFile('pdf', files[0])}
+      />
+      {editing && session?.pdfName ? (
         <label className="flex items-center gap-2 text-sm">
-          <input {...getInputProps(fields.isFeatured, { type: 'checkbox' })} className="size-4" /> Sesión destacada
+          <input type="checkbox" name="removePdf" className="size-4" /> Quitar el PDF actual
         </label>
-        <FileField
-          label={editing ? 'Reemplazar video' : 'Video *'}
-          name=""
-          accept="video/mp4,video/webm,video/quicktime,video/*"
-          help="MP4, WebM o MOV, hasta 500 MB."
-          error={videoError}
-          onFiles={(files) => checkFile('video', files[0])}
-        />
-        <FileField
-          label={editing ? 'Reemplazar miniatura' : 'Miniatura'}
-          name="thumbnail"
-          accept="image/png,image/jpeg,image/webp,image/gif"
-          help="Opcional. Sin miniatura se usa un fotograma del video."
-          error={thumbnailError}
-          onFiles={(files) => checkFile('thumbnail', files[0])}
-        />
-        <FileField
-          label={editing && session?.pdfName ? `Reemplazar PDF (${session.pdfName})` : 'PDF'}
-          name="pdf"
-          accept="application/pdf,.pdf"
-          help="Opcional, hasta 20 MB."
-          error={pdfError}
-          onFiles={(files) => checkFile('pdf', files[0])}
-        />
-        {editing && session?.pdfName ? (
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="removePdf" className="size-4" /> Quitar el PDF actual
-          </label>
-        ) : null}
-        <FileField label="Subtítulos (WebVTT)" name="captions" accept=".vtt,text/vtt" help="Opcional: un archivo .vtt en español." />
-        <ProgressLine progress={progress} />
-        <FormDialogButtons busy={busy} onCancel={onClose} submitLabel={editing ? 'Guardar cambios' : 'Crear sesión'} />
-      </fetcher.Form>
+      ) : null}
+      <FileField label="Subtítulos (WebVTT)" name="captions" accept=".vtt,text/vtt" help="Opcional: un archivo .vtt en español." />
+      <ProgressLine progress={progress} />
     </FormDialog>
   )
 }

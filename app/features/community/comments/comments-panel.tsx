@@ -2,12 +2,13 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { Loader2, MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { type FetcherWithComponents, useFetcher } from 'react-router'
-import { fullDateTime, relativeTime } from '~/platform/dates'
+import { RelativeTime } from '~/ui/relative-time'
 import { failedSubmission, type Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { ConfirmButton } from '~/ui/confirm-button'
 import { Disclosure } from '~/ui/disclosure'
+import { EditButtons } from '~/ui/edit-buttons'
 import { useResultToast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
 import { UserAvatar } from '~/ui/user-avatar'
@@ -185,16 +186,7 @@ function CommentEditForm({ comment, thread, onDone }: { comment: CommentView; th
           {fields.content.errors[0]}
         </p>
       ) : null}
-      <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={(hydrated && !draft.trim()) || fetcher.state !== 'idle'}>
-          Guardar
-        </Button>
-        {onDone && hydrated ? (
-          <Button type="button" size="sm" variant="ghost" onClick={onDone}>
-            Cancelar
-          </Button>
-        ) : null}
-      </div>
+      <EditButtons disabled={(hydrated && !draft.trim()) || fetcher.state !== 'idle'} onCancel={onDone} />
     </fetcher.Form>
   )
 }
@@ -228,15 +220,9 @@ function CommentItem({
             <a href={`/usuario/${comment.author.userId}`} className="font-semibold hover:underline">
               {comment.author.name}
             </a>{' '}
-            <time
-              dateTime={comment.createdAt}
-              title={fullDateTime(comment.createdAt)}
-              className="text-xs text-muted-foreground"
-              suppressHydrationWarning
-            >
-              {relativeTime(comment.createdAt)}
+            <RelativeTime date={comment.createdAt} className="text-xs text-muted-foreground">
               {comment.edited ? ' · editado' : ''}
-            </time>
+            </RelativeTime>
           </p>
           {mode === 'edit' ? (
             <CommentEditForm

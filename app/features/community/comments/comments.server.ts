@@ -1,7 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import { displayName } from '~/features/account/display-name'
-import { profiles } from '~/features/account/schema'
+import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { can } from '~/platform/auth/capabilities'
 import { type CurrentUser, requireAccess } from '~/platform/auth/guards.server'
@@ -58,10 +58,7 @@ export async function listComments(c: Commentable, targetId: string, viewer: Vie
       likedByMe: likes
         ? sql<boolean>`exists (select 1 from ${likes.likes} where ${likes.on} = ${t.id} and ${likes.likes.userId} = ${viewer.id})`
         : sql<boolean>`false`,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      displayName: profiles.displayName,
-      avatarUrl: profiles.avatarUrl,
+      ...publicProfileColumns,
     })
     .from(t)
     .leftJoin(profiles, eq(profiles.userId, t.userId))

@@ -1,31 +1,22 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getSelectProps, useForm } from '@conform-to/react'
 import { useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { failedSubmission, type Result } from '~/platform/http/result'
-import { FormDialog, FormDialogButtons } from '~/ui/form-dialog'
-import { Field, FileField, FormError, TextareaField } from '~/ui/field'
+import { FormDialog } from '~/ui/form-dialog'
+import { Field, FileField, TextareaField } from '~/ui/field'
 import { Label } from '~/ui/label'
 import { useResultToast } from '~/ui/toast'
 import { EVENT_SHORT_MAX, EVENT_TEXT_MAX, EVENT_TIME_ZONES, EVENT_TITLE_MAX, EVENT_TYPES } from '../limits'
 import { CALENDAR_ACTION } from '../paths'
+import type { EventFields } from '../types'
 
-/** What the edit dialog starts from; the date is the wall time in the event's zone. */
-export interface EditableEvent {
+/** What the edit dialog starts from. */
+export interface EditableEvent extends EventFields<string> {
   id: string
-  title: string
-  description: string
-  content: string | null
-  eventDate: string
-  timeZone: string
-  durationMinutes: number
-  location: string | null
-  eventType: 'presencial' | 'virtual' | 'hibrido'
-  maxAttendees: number | null
-  externalLink: string | null
 }
 
 type EventResult = Result<{ eventId?: string }>
-type EventForm = Record<keyof Omit<EditableEvent, 'id'>, string>
+type EventForm = Record<keyof EventFields, string>
 
 const SELECT_CLASS =
   'h-10 rounded-md border border-input bg-background px-3 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm'
@@ -55,90 +46,57 @@ export function EventDialog({ event, open, onClose }: { event?: EditableEvent; o
       onClose()
     },
   })
-  const busy = fetcher.state !== 'idle'
   return (
     <FormDialog
       title={event ? 'Editar evento' : 'Nuevo Evento'}
       description="Los campos marcados con * son obligatorios."
       open={open}
-      busy={busy}
       onClose={onClose}
+      fetcher={fetcher}
+      form={form}
+      formRef={formRef}
+      action={CALENDAR_ACTION}
+      hidden={{ intent: event ? 'update-event' : 'create-event', eventId: event?.id }}
+      submitLabel={event ? 'Guardar cambios' : 'Crear evento'}
     >
-      <fetcher.Form
-        ref={formRef}
-        method="post"
-        action={CALENDAR_ACTION}
-        encType="multipart/form-data"
-        className="grid gap-3"
-        {...getFormProps(form)}
-      >
-        <input type="hidden" name="intent" value={event ? 'update-event' : 'create-event'} />
-        {event ? <input type="hidden" name="eventId" value={event.id} /> : null}
-        <FormError errors={fetcher.data && !fetcher.data.ok ? [fetcher.data.message.description ?? fetcher.data.message.title] : null} />
-        <Field
-          label="Título *"
-          errors={fields.title.errors}
-          inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: EVENT_TITLE_MAX }}
-        />
-        <TextareaField label="Descripción breve *" field={fields.description} rows={2} maxLength={EVENT_SHORT_MAX} />
-        <TextareaField label="Detalles" field={fields.content} rows={4} maxLength={EVENT_TEXT_MAX} />
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label="Fecha y hora *"
-            errors={fields.eventDate.errors}
-            inputProps={getInputProps(fields.eventDate, { type: 'datetime-local' })}
-          />
-          <div className="grid gap-1.5">
-            <Label htmlFor={fields.timeZone.id}>Zona horaria</Label>
-            <select {...getSelectProps(fields.timeZone)} className={SELECT_CLASS}>
-              {Object.entries(EVENT_TIME_ZONES).map(([zone, label]) => (
-                <option key={zone} value={zone}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
+      <Field label="Título *" field={fields.title} maxLength={EVENT_TITLE_MAX} />
+      <TextareaField label="Descripción breve *" field={fields.description} rows={2} maxLength={EVENT_SHORT_MAX} />
+      <TextareaField label="Detalles" field={fields.content} rows={4} maxLength={EVENT_TEXT_MAX} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field label="Fecha y hora *" field={fields.eventDate} type="datetime-local" />
+        <div className="grid gap-1.5">
+          <Label htmlFor={fields.timeZone.id}>Zona horaria</Label>
+          <select {...getSelectProps(fields.timeZone)} className={SELECT_CLASS}>
+            {Object.entries(EVENT_TIME_ZONES).map(([zone, label]) => (
+              <option key={zone} value={zone}>
+                {label}
+              </option>
+            ))}
+          </select>
         </div>
-        <div className="grid gap-3 sm:grid-cols-3">
-          <div className="grid gap-1.5">
-            <Label htmlFor={fields.eventType.id}>Tipo *</Label>
-            <select {...getSelectProps(fields.eventType)} className={SELECT_CLASS}>
-              {Object.entries(EVENT_TYPES).map(([type, label]) => (
-                <option key={type} value={type}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Field
-            label="Duración (min)"
-            errors={fields.durationMinutes.errors}
-            inputProps={{ ...getInputProps(fields.durationMinutes, { type: 'number' }), min: 5, step: 5, inputMode: 'numeric' }}
-          />
-          <Field
-            label="Máximo de asistentes"
-            errors={fields.maxAttendees.errors}
-            inputProps={{ ...getInputProps(fields.maxAttendees, { type: 'number' }), min: 1, step: 1, inputMode: 'numeric' }}
-          />
+      </div>
+      <div className="grid gap-3 sm:grid-cols-3">
+        <div className="grid gap-1.5">
+          <Label htmlFor={fields.eventType.id}>Tipo *</Label>
+          <select {...getSelectProps(fields.eventType)} className={SELECT_CLASS}>
+            {Object.entries(EVENT_TYPES).map(([type, label]) => (
+              <option key={type} value={type}>
+                {label}
+              </option>
+            ))}
+          </select>
         </div>
-        <Field
-          label="Lugar"
-          errors={fields.location.errors}
-          inputProps={{ ...getInputProps(fields.location, { type: 'text' }), maxLength: EVENT_SHORT_MAX }}
-        />
-        <Field
-          label="Enlace externo"
-          errors={fields.externalLink.errors}
-          inputProps={{ ...getInputProps(fields.externalLink, { type: 'url' }), placeholder: 'https://' }}
-        />
-        <FileField
-          label="Imagen"
-          name="image"
-          accept="image/png,image/jpeg,image/webp,image/gif"
-          help="Opcional: JPG, PNG, WebP o GIF, hasta 10 MB."
-        />
-        <FormDialogButtons busy={busy} onCancel={onClose} submitLabel={event ? 'Guardar cambios' : 'Crear evento'} />
-      </fetcher.Form>
+        <Field label="Duración (min)" field={fields.durationMinutes} type="number" min={5} step={5} inputMode="numeric" />
+        <Field label="Máximo de asistentes" field={fields.maxAttendees} type="number" min={1} step={1} inputMode="numeric" />
+      </div>
+      <Field label="Lugar" field={fields.location} maxLength={EVENT_SHORT_MAX} />
+      <Field label="Enlace externo" field={fields.externalLink} type="url" placeholder="https://" />
+      <FileField
+        label="Imagen"
+        name="image"
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        help="Opcional: JPG, PNG, WebP o GIF, hasta 10 MB."
+      />
     </FormDialog>
   )
 }

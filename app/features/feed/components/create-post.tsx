@@ -1,5 +1,5 @@
 import { FileText, Link2, Paperclip, PenLine, Type } from 'lucide-react'
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { useRef, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { usePremiumGate } from '~/features/community/components/premium-gate'
@@ -92,14 +92,11 @@ export function CreatePostForm({ categories, onDone }: { categories: Array<{ id:
       </fieldset>
       <Field
         label="Título"
-        errors={fields.title.errors}
-        inputProps={{
-          ...getInputProps(fields.title, { type: 'text' }),
-          maxLength: POST_TITLE_MAX,
-          value: title,
-          defaultValue: undefined,
-          onChange: (event) => setTitle(event.currentTarget.value),
-        }}
+        field={fields.title}
+        maxLength={POST_TITLE_MAX}
+        value={title}
+        defaultValue={undefined}
+        onChange={(event) => setTitle(event.currentTarget.value)}
       />
       <TextareaField label="Contenido" field={fields.content} maxLength={POST_CONTENT_MAX} placeholder="Escribe algo..." rows={5} />
       {/* Without JavaScript the type cannot reveal this field, so it is always there (the server
@@ -107,8 +104,10 @@ export function CreatePostForm({ categories, onDone }: { categories: Array<{ id:
       {postType === 'link' || !hydrated ? (
         <Field
           label={hydrated ? 'URL' : 'URL (solo para posts de tipo enlace)'}
-          errors={fields.linkUrl.errors}
-          inputProps={{ ...getInputProps(fields.linkUrl, { type: 'url' }), inputMode: 'url', placeholder: 'https://' }}
+          field={fields.linkUrl}
+          type="url"
+          inputMode="url"
+          placeholder="https://"
         />
       ) : null}
       <div className="grid gap-1.5">

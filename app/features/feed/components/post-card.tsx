@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { Download, ExternalLink, FileText, MessageCircle, Pencil, Pin, PinOff, Trash2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
-import { fullDateTime, relativeTime } from '~/platform/dates'
+import { RelativeTime } from '~/ui/relative-time'
 import { failedSubmission } from '~/platform/http/result'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { ConfirmButton } from '~/ui/confirm-button'
+import { EditButtons } from '~/ui/edit-buttons'
 import { Disclosure } from '~/ui/disclosure'
 import { Field, TextareaField } from '~/ui/field'
 import { useResultToast } from '~/ui/toast'
@@ -79,9 +80,7 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
             {post.author.isPremium ? <Badge variant="premium">Premium</Badge> : null}
           </p>
           <p className="text-xs text-muted-foreground">
-            <time dateTime={post.createdAt} title={fullDateTime(post.createdAt)} suppressHydrationWarning>
-              {relativeTime(post.createdAt)}
-            </time>
+            <RelativeTime date={post.createdAt} />
             {post.edited ? ' · editado' : ''}
           </p>
         </div>
@@ -262,7 +261,6 @@ function CommentsToggle({ postId, open, count, onToggle }: { postId: string; ope
 /** A post's edit form: in place once the page is interactive, inside a disclosure without JavaScript. */
 function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: () => void }) {
   const fetcher = useFetcher<FeedResult>()
-  const hydrated = useHydrated()
   const [form, fields] = useForm<z.input<typeof EditPostSchema>>({
     id: `edit-post-${post.id}`,
     lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
@@ -273,25 +271,10 @@ function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: () => voi
     <fetcher.Form method="post" action={FEED_ACTION} className="mt-3 grid gap-1 rounded-md bg-background" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="update-post" />
       <input type="hidden" name="postId" value={post.id} />
-      <Field
-        label="Título"
-        errors={fields.title.errors}
-        inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: POST_TITLE_MAX }}
-      />
-      {post.postType === 'link' ? (
-        <Field label="URL" errors={fields.linkUrl.errors} inputProps={getInputProps(fields.linkUrl, { type: 'url' })} />
-      ) : null}
+      <Field label="Título" field={fields.title} maxLength={POST_TITLE_MAX} />
+      {post.postType === 'link' ? <Field label="URL" field={fields.linkUrl} type="url" /> : null}
       <TextareaField label="Contenido" field={fields.content} rows={5} maxLength={POST_CONTENT_MAX} />
-      <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={fetcher.state !== 'idle'}>
-          Guardar
-        </Button>
-        {onDone && hydrated ? (
-          <Button type="button" size="sm" variant="ghost" onClick={onDone}>
-            Cancelar
-          </Button>
-        ) : null}
-      </div>
+      <EditButtons disabled={fetcher.state !== 'idle'} onCancel={onDone} />
     </fetcher.Form>
   )
 }

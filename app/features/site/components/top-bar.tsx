@@ -21,6 +21,12 @@ const SECTION_LINKS = [
   { label: 'FAQ', anchor: 'faq' },
 ] as const
 
+/** Where a signed-in member goes from their menu, on wide screens and on phones alike. */
+const USER_LINKS = [
+  { label: 'Comunidad', to: '/comunidad', Icon: Users },
+  { label: 'Perfil', to: '/perfil', Icon: User },
+]
+
 /** Delay before scrolling when the bar first has to bring the visitor home (spec: ~100 ms). */
 const SCROLL_AFTER_NAVIGATION_MS = 100
 
@@ -127,22 +133,16 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
                     <DropdownMenu.Content align="end" sideOffset={8} className="z-50 w-64 rounded-lg border bg-background p-1 shadow-lg">
                       <UserSummary user={user} />
                       <DropdownMenu.Separator className="my-1 h-px bg-border" />
-                      <DropdownMenu.Item asChild>
-                        <Link
-                          to="/comunidad"
-                          className="flex items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-accent"
-                        >
-                          <Users className="size-4" aria-hidden /> Comunidad
-                        </Link>
-                      </DropdownMenu.Item>
-                      <DropdownMenu.Item asChild>
-                        <Link
-                          to="/perfil"
-                          className="flex items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-accent"
-                        >
-                          <User className="size-4" aria-hidden /> Perfil
-                        </Link>
-                      </DropdownMenu.Item>
+                      {USER_LINKS.map(({ label, to, Icon }) => (
+                        <DropdownMenu.Item key={to} asChild>
+                          <Link
+                            to={to}
+                            className="flex items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-accent"
+                          >
+                            <Icon className="size-4" aria-hidden /> {label}
+                          </Link>
+                        </DropdownMenu.Item>
+                      ))}
                       <DropdownMenu.Item
                         className="rounded-md outline-none data-[highlighted]:bg-accent"
                         onSelect={(event) => event.preventDefault()}
@@ -210,12 +210,11 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
         <div id="mobile-user-menu" className="border-t bg-background px-4 py-3 md:hidden">
           <UserSummary user={user} />
           <div className="mt-2 flex flex-col">
-            <Link to="/comunidad" className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent">
-              <Users className="size-4" aria-hidden /> Comunidad
-            </Link>
-            <Link to="/perfil" className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent">
-              <User className="size-4" aria-hidden /> Perfil
-            </Link>
+            {USER_LINKS.map(({ label, to, Icon }) => (
+              <Link key={to} to={to} className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent">
+                <Icon className="size-4" aria-hidden /> {label}
+              </Link>
+            ))}
             <SignOutButton />
           </div>
         </div>
