@@ -33,7 +33,6 @@ export default [
   route('usuario/:userId', 'features/members/member.route.tsx'),
 
   route('notificaciones', 'features/notifications/notifications.route.tsx'),
-  route('notificaciones/stream', 'features/notifications/stream.route.ts'),
   route('notificaciones/campana', 'features/notifications/bell.route.ts'),
   route('correo/baja/:token', 'features/notifications/unsubscribe.route.tsx'),
 

@@ -14,6 +14,7 @@ import { logger } from '~/platform/logger.server'
 import { scheduleHousekeeping } from '~/platform/jobs/housekeeping.server'
 import { scheduleUploadExpiry, UPLOAD_PATH } from '~/features/ceo-sessions/local-video.server'
 import { handleVideoUpload } from '~/features/ceo-sessions/video-upload.server'
+import { notificationStream } from '~/features/notifications/stream.server'
 import { scheduleMuxReconciliation } from '~/features/ceo-sessions/mux.server'
 import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
 // Every module that defines jobs, so this process's worker runs them all.
@@ -163,6 +164,12 @@ export function createApp({ development }: { development: boolean }) {
   app.use(allowedMethods())
   app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: TOKEN_AUTHENTICATED_PATHS }))
   app.use(bodySizeLimit({ maxBytes: MAX_FORM_BODY_BYTES }))
+  app.get('/notificaciones/stream', (req, res, next) => {
+    notificationStream(fetchRequestOf(req))
+      .then((response) => sendFetchResponse(res, response))
+      // A member who closed the tab is not an error.
+      .catch((error: unknown) => (req.destroyed ? undefined : next(error)))
+  })
   app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
     handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)
       .then((response) => sendFetchResponse(res, response))

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { notifications } from './schema'
 import * as notificationsRoute from './notifications.route'
-import * as streamRoute from './stream.route'
-import { MAX_STREAMS_PER_USER, MAX_STREAMS_TOTAL } from './stream.route'
+import { MAX_STREAMS_PER_USER, MAX_STREAMS_TOTAL, notificationStream } from './stream.server'
 import { openStreamCount, startRealtime, stopRealtime, subscribe, type RealtimeEvent } from '~/platform/realtime.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { createPost, feedAction } from '../../../tests/setup/feed'
@@ -111,7 +110,7 @@ describe('real time', () => {
 
   test('the SSE stream is per user, authenticated, and carries the event', async () => {
     expect(
-      (await run(() => streamRoute.loader({ request: getRequest('/notificaciones/stream'), params: {}, context } as any))).status,
+      (await run(() => notificationStream(getRequest('/notificaciones/stream')))).status,
     ).toBe(401)
 
     const author = await createPersona('premium')
@@ -122,7 +121,7 @@ describe('real time', () => {
       headers: { Cookie: author.cookie! },
       signal: abort.signal,
     })
-    const response = (await streamRoute.loader({ request, params: {}, context } as any)) as Response
+    const response = await notificationStream(request)
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
     const reader = response.body!.getReader()
     const decoder = new TextDecoder()
@@ -151,7 +150,7 @@ describe('real time', () => {
         signal: abort.signal,
       })
       try {
-        return (await streamRoute.loader({ request, params: {}, context } as any)) as Response
+        return await notificationStream(request)
       } catch (refusal) {
         return refusal as Response
       }
@@ -183,7 +182,7 @@ describe('the total cap on open streams', () => {
         signal: abort.signal,
       })
       try {
-        return (await streamRoute.loader({ request, params: {}, context } as any)) as Response
+        return await notificationStream(request)
       } catch (refusal) {
         return refusal as Response
       }
