@@ -7,7 +7,7 @@ import type { Route } from '@playwright/test'
 import pg from 'pg'
 import sharp from 'sharp'
 import { startTcpProxy } from '../setup/tcp-proxy'
-import { expect, type Member, storageStateOf, test } from './support/fixtures'
+import { expect, type Member, newMember, storageStateOf, test } from './support/fixtures'
 import { expectToast } from './support/ui'
 
 // When something fails, the member keeps the page and what they typed; the server outlives its
@@ -76,6 +76,30 @@ test('a photo picked before the page’s scripts have started goes on to the cro
   release = true
   for (const route of held.splice(0)) await route.continue()
   await expect(page.getByRole('dialog', { name: 'Ajusta tu foto' })).toBeVisible()
+  await context.close()
+})
+
+test('words typed into the sign-in form before the page’s scripts have started are still there once they do, and sign in', async ({
+  browser,
+}) => {
+  const member = await newMember('member')
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL })
+  const page = await context.newPage()
+  const held: Route[] = []
+  let release = false
+  await page.route(/\/assets\/.*\.js$/, (route) => (release ? route.continue() : void held.push(route)))
+  await page.goto('/auth', { waitUntil: 'domcontentloaded' })
+  const form = page.locator('form#sign-in')
+  await form.getByLabel('Email', { exact: true }).fill(member.email)
+  await form.getByLabel('Contraseña', { exact: true }).fill(member.password)
+  expect(await page.locator('html[data-hydrated]').count(), 'typed before the scripts ran').toBe(0)
+  release = true
+  for (const route of held.splice(0)) await route.continue()
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+  await expect(form.getByLabel('Email', { exact: true })).toHaveValue(member.email)
+  await expect(form.getByLabel('Contraseña', { exact: true })).toHaveValue(member.password)
+  await form.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click()
+  await expectToast(page, 'Sesión iniciada exitosamente')
   await context.close()
 })
 
