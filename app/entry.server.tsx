@@ -33,10 +33,10 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce
-  if (databaseAway.has(request)) {
-    responseStatusCode = 503
-    responseHeaders.set('Retry-After', String(RETRY_AFTER_SECONDS))
-  }
+  if (databaseAway.has(request)) responseStatusCode = 503
+  // A page that answers 503 (its loader's `unavailable()`, or the database lost under it) says
+  // when to come back; React Router does not copy a thrown answer's headers to the document.
+  if (responseStatusCode === 503) responseHeaders.set('Retry-After', String(RETRY_AFTER_SECONDS))
   return new Promise((resolve, reject) => {
     let shellRendered = false
     const userAgent = request.headers.get('user-agent')

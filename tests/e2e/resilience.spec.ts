@@ -7,7 +7,7 @@ import type { Route } from '@playwright/test'
 import pg from 'pg'
 import sharp from 'sharp'
 import { startTcpProxy } from '../setup/tcp-proxy'
-import { expect, type Member, newMember, storageStateOf, test } from './support/fixtures'
+import { cookieHeader, expect, type Member, newMember, storageStateOf, test } from './support/fixtures'
 import { expectToast } from './support/ui'
 
 // When something fails, the member keeps the page and what they typed; the server outlives its
@@ -152,8 +152,16 @@ test('a post typed while the database is away stays, with its words and a Spanis
     await expect(dialog).toBeVisible()
     await expect(dialog.getByLabel('Título')).toHaveValue(title)
     await expect(dialog.getByLabel('Contenido')).toHaveValue(content)
-    // The load balancer sees it too.
+    // A page that needs it answers 503 with Retry-After, at once; the load balancer sees it too.
+    const started = Date.now()
+    const away = await fetch(`http://localhost:${port}/comunidad`, { headers: { Cookie: cookieHeader(writer) } })
+    expect(away.status).toBe(503)
+    expect(away.headers.get('retry-after')).toBe('5')
+    expect(await away.text()).toContain('Servicio no disponible temporalmente')
+    expect(Date.now() - started).toBeLessThan(10_000)
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(503)
+    // A public page that needs no database keeps working.
+    expect((await fetch(`http://localhost:${port}/legal`)).status).toBe(200)
 
     proxy.allow()
     await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status, { timeout: 20_000 }).toBe(200)
