@@ -86,6 +86,14 @@ export interface QueuedMail {
   headers?: Record<string, string>
 }
 
+/** The e-mails queued for `to` with `subject`, as they stand (no job is run). */
+export function queuedMails(to: string, subject: string) {
+  return getDb()
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.name, 'mail.send'), sql`${jobs.payload}->>'to' = ${to}`, sql`${jobs.payload}->>'subject' = ${subject}`))
+}
+
 /** The newest e-mail queued for `to` (optionally with that subject), after running due jobs but mail. */
 export async function latestMailTo(to: string, subject?: string) {
   await runDueJobs({ names: ['account.password-reset'] })

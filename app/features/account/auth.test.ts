@@ -25,6 +25,7 @@ import {
   formRequest,
   getRequest,
   latestMailTo,
+  queuedMails,
   run,
   TEST_IP,
   uniqueEmail,
@@ -270,17 +271,7 @@ describe('confirmation and first sign-in', () => {
     expect(welcomes).toHaveLength(1)
     expect(welcomes[0]!.name).toBe('mail.send')
     expect(welcomes[0]!.payload).toMatchObject({ to: email, subject: '¡Bienvenido a la comunidad!' })
-    const welcomeMails = await getDb()
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.name, 'mail.send'),
-          sql`${jobs.payload}->>'to' = ${email}`,
-          sql`${jobs.payload}->>'subject' = '¡Bienvenido a la comunidad!'`,
-        ),
-      )
-    expect(welcomeMails).toHaveLength(1)
+    expect(await queuedMails(email, '¡Bienvenido a la comunidad!')).toHaveLength(1)
   })
 
   test('a forged confirmation token is refused and verifies nothing', async () => {
@@ -377,17 +368,7 @@ describe('password recovery', () => {
         .select({ status: jobs.status })
         .from(jobs)
         .where(and(eq(jobs.name, 'account.password-reset'), sql`${jobs.payload}->>'email' = ${email}`))
-    const resetMails = (email: string) =>
-      getDb()
-        .select({ id: jobs.id })
-        .from(jobs)
-        .where(
-          and(
-            eq(jobs.name, 'mail.send'),
-            sql`${jobs.payload}->>'to' = ${email}`,
-            sql`${jobs.payload}->>'subject' = 'Restablece tu contraseña'`,
-          ),
-        )
+    const resetMails = (email: string) => queuedMails(email, 'Restablece tu contraseña')
 
     const answers = []
     for (const email of [known, unknown]) {

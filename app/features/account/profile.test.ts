@@ -19,6 +19,9 @@ useTestDatabase()
 
 const context = { cspNonce: 'test' }
 const profileAction = (request: Request) => run(() => perfilRoute.action({ request, params: {}, context } as any))
+/** The password form, sent as the member with `cookie`. */
+const changePassword = (cookie: string | undefined, currentPassword: string, newPassword = 'nueva-clave-1') =>
+  profileAction(formRequest('/perfil', { intent: 'password', currentPassword, newPassword, confirmPassword: newPassword }, { cookie }))
 const profileOf = async (userId: string) => (await getDb().select().from(profiles).where(eq(profiles.userId, userId)))[0]!
 
 describe('profile form', () => {
@@ -122,30 +125,16 @@ describe('change password', () => {
       .map((c) => c.split(';')[0])
       .join('; ')
 
-    const wrong = await profileAction(
-      formRequest(
-        '/perfil',
-        { intent: 'password', currentPassword: 'nope-nope', newPassword: 'nueva-clave-1', confirmPassword: 'nueva-clave-1' },
-        { cookie },
-      ),
-    )
+    const wrong = await changePassword(cookie, 'nope-nope')
     expect(wrong.status).toBe(400)
     expect(wrong.data).toMatchObject({ ok: false, message: { title: 'La contraseña actual no es correcta' } })
 
-    const short = await profileAction(
-      formRequest('/perfil', { intent: 'password', currentPassword: password, newPassword: 'corta', confirmPassword: 'corta' }, { cookie }),
-    )
+    const short = await changePassword(cookie, password, 'corta')
     expect(short.status).toBe(400)
     expect(short.data).toMatchObject({ ok: false, message: { title: 'Revisa las contraseñas' } })
     expect(short.data.submission.error.newPassword).toEqual(['La contraseña debe tener al menos 8 caracteres'])
 
-    const done = await profileAction(
-      formRequest(
-        '/perfil',
-        { intent: 'password', currentPassword: password, newPassword: 'nueva-clave-1', confirmPassword: 'nueva-clave-1' },
-        { cookie },
-      ),
-    )
+    const done = await changePassword(cookie, password)
     expect(done.status).toBe(302)
     expect(done.location).toBe('/perfil')
     expect(await getAuth().api.getSession({ headers: new Headers({ Cookie: otherCookie }) })).toBeNull()
@@ -324,13 +313,7 @@ describe('unexpected internal errors show a fixed Spanish message, never the int
   test('a password change that better-auth fails unexpectedly answers 500 with the fixed message', async () => {
     const { cookie, password } = await createConfirmedUser()
     vi.spyOn(getAuth().api, 'changePassword').mockRejectedValue(new Error(INTERNAL))
-    const outcome = await profileAction(
-      formRequest(
-        '/perfil',
-        { intent: 'password', currentPassword: password, newPassword: 'nueva-clave-1', confirmPassword: 'nueva-clave-1' },
-        { cookie },
-      ),
-    )
+    const outcome = await changePassword(cookie, password)
     expect(outcome.status).toBe(500)
     expect(outcome.data).toMatchObject({
       ok: false,

@@ -175,35 +175,18 @@ describe('admin controls', () => {
 
   concurrencyTest('two last admins removing themselves at the same moment leave one admin', async () => {
     const [first, second] = [await createPersona('member'), await createPersona('member')]
-    const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
-    const before = await admins()
-    await getDb().delete(userRoles).where(eq(userRoles.role, 'admin'))
-    await getDb()
-      .insert(userRoles)
-      .values([first, second].map((person) => ({ userId: person.userId!, role: 'admin' as const })))
-    try {
+    await withOnlyAdmins([first, second], async () => {
       await Promise.all(
         [first, second].map((person) => adminAction(person.userId!, { intent: 'role', role: 'admin', grant: 'false' }, person.cookie)),
       )
       expect(await admins()).toHaveLength(1)
-    } finally {
-      await getDb().delete(userRoles).where(eq(userRoles.role, 'admin'))
-      await getDb()
-        .insert(userRoles)
-        .values(before.map((admin) => ({ userId: admin.userId, role: 'admin' as const })))
-    }
+    })
   })
 })
 
 concurrencyTest('two admins who demote each other at the same moment leave one admin', async () => {
   const [first, second] = [await createPersona('member'), await createPersona('member')]
-  const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
-  const before = await admins()
-  await getDb().delete(userRoles).where(eq(userRoles.role, 'admin'))
-  await getDb()
-    .insert(userRoles)
-    .values([first, second].map((person) => ({ userId: person.userId!, role: 'admin' as const })))
-  try {
+  await withOnlyAdmins([first, second], async () => {
     const [one, two] = await Promise.all([
       adminAction(second.userId!, { intent: 'role', role: 'admin', grant: 'false' }, first.cookie),
       adminAction(first.userId!, { intent: 'role', role: 'admin', grant: 'false' }, second.cookie),
@@ -221,13 +204,28 @@ concurrencyTest('two admins who demote each other at the same moment leave one a
     expect(answers.filter((answer) => answer !== 'Rol administrador removido correctamente')).toEqual([
       expect.toSatisfy((answer) => answer === 'Ya no eres administrador' || answer === 403),
     ])
+  })
+})
+
+const admins = () => getDb().select({ userId: userRoles.userId }).from(userRoles).where(eq(userRoles.role, 'admin'))
+
+/** Runs `run` with `people` as the community's only admins, then gives the role back to those who had it. */
+async function withOnlyAdmins(people: Array<{ userId?: string }>, run: () => Promise<void>) {
+  const before = await admins()
+  await getDb().delete(userRoles).where(eq(userRoles.role, 'admin'))
+  await getDb()
+    .insert(userRoles)
+    .values(people.map((person) => ({ userId: person.userId!, role: 'admin' as const })))
+  try {
+    await run()
   } finally {
     await getDb().delete(userRoles).where(eq(userRoles.role, 'admin'))
-    await getDb()
-      .insert(userRoles)
-      .values(before.map((admin) => ({ userId: admin.userId, role: 'admin' as const })))
+    if (before.length)
+      await getDb()
+        .insert(userRoles)
+        .values(before.map((admin) => ({ userId: admin.userId, role: 'admin' as const })))
   }
-})
+}
 
 test('role and premium messages are Spanish', async () => {
   const member = await createConfirmedUser()

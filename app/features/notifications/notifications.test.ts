@@ -109,9 +109,7 @@ describe('real time', () => {
   })
 
   test('the SSE stream is per user, authenticated, and carries the event', async () => {
-    expect(
-      (await run(() => notificationStream(getRequest('/notificaciones/stream')))).status,
-    ).toBe(401)
+    expect((await run(() => notificationStream(getRequest('/notificaciones/stream')))).status).toBe(401)
 
     const author = await createPersona('premium')
     const fan = await createPersona('premium')
@@ -139,22 +137,7 @@ describe('real time', () => {
   })
 
   test('one member cannot hold more than 8 streams open: the next is a 429 in Spanish', async () => {
-    const member = await createPersona('premium')
-    const aborts: AbortController[] = []
-    // A stream never ends, so its answer is not read: only its status, or the refusal thrown.
-    const open = async () => {
-      const abort = new AbortController()
-      aborts.push(abort)
-      const request = new Request('http://localhost:3000/notificaciones/stream', {
-        headers: { Cookie: member.cookie! },
-        signal: abort.signal,
-      })
-      try {
-        return await notificationStream(request)
-      } catch (refusal) {
-        return refusal as Response
-      }
-    }
+    const { open, aborts } = streamsOf(await createPersona('premium'))
     try {
       for (let index = 0; index < MAX_STREAMS_PER_USER; index++) expect((await open()).status).toBe(200)
       const refused = await open()
@@ -170,23 +153,23 @@ describe('real time', () => {
   })
 })
 
+/** Opens a member's streams; a stream never ends, so only its answer's status is read (or the refusal). */
+function streamsOf(member: { cookie?: string }) {
+  const aborts: AbortController[] = []
+  const open = () => {
+    const abort = new AbortController()
+    aborts.push(abort)
+    return notificationStream(
+      new Request('http://localhost:3000/notificaciones/stream', { headers: { Cookie: member.cookie! }, signal: abort.signal }),
+    )
+  }
+  return { open, aborts }
+}
+
 describe('the total cap on open streams', () => {
   test('once the process holds MAX_STREAMS_TOTAL streams, the next member gets a 429 in Spanish; a freed place is served', async () => {
     const member = await createPersona('premium')
-    const aborts: AbortController[] = []
-    const open = async () => {
-      const abort = new AbortController()
-      aborts.push(abort)
-      const request = new Request('http://localhost:3000/notificaciones/stream', {
-        headers: { Cookie: member.cookie! },
-        signal: abort.signal,
-      })
-      try {
-        return await notificationStream(request)
-      } catch (refusal) {
-        return refusal as Response
-      }
-    }
+    const { open, aborts } = streamsOf(member)
     // The other streams of the process: each open stream is one subscription, whoever it is for
     // (at most MAX_STREAMS_PER_USER each, as the loader allows).
     const others: Array<() => void> = []
