@@ -3,6 +3,7 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, u
 import type { Route } from './+types/root'
 import { showToast, Toaster } from '~/ui/toast'
 import { GeneralErrorBoundary } from '~/ui/error-boundary'
+import { useFocusRescue } from '~/ui/use-focus-rescue'
 import { Footer } from '~/features/site/components/footer'
 import { TopBar, type TopBarUser } from '~/features/site/components/top-bar'
 import { NotificationBell } from '~/features/notifications/components/notification-bell'
@@ -67,7 +68,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           user={rootData?.user ?? null}
           bell={rootData?.user ? <NotificationBell initialUnread={rootData.unreadNotifications} /> : null}
         />
-        <main id="contenido" className="flex-1 pt-16">
+        {/* Focusable from script only: the skip link lands here, and so does focus whose control left the page. */}
+        <main id="contenido" tabIndex={-1} className="flex-1 pt-16 outline-none">
           {children}
         </main>
         <Footer />
@@ -81,6 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { toast } = useLoaderData<typeof loader>()
+  useFocusRescue()
   useEffect(() => {
     // Marks the page as interactive; the end-to-end tests wait for it before typing.
     document.documentElement.dataset.hydrated = ''

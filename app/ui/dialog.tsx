@@ -1,12 +1,26 @@
 import { XIcon } from 'lucide-react'
 import { Dialog as DialogPrimitive } from 'radix-ui'
-import type { ComponentProps } from 'react'
+import { type ComponentProps, useRef } from 'react'
 import { cn } from './cn'
 
 export const Dialog = DialogPrimitive.Root
 export const DialogTrigger = DialogPrimitive.Trigger
 
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+/**
+ * A dialog's box. Focus goes back to the control that opened it when it closes (Escape, the close
+ * button, a click outside, after sending; WCAG 2.4.3), also when it was opened from a component's
+ * state rather than by a trigger of its own (Radix then has no trigger to return to and leaves
+ * focus on the body). If that control is gone (what it acted on was deleted), focus goes to the
+ * page's main content rather than the top of the document.
+ */
+export function DialogContent({
+  className,
+  children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: ComponentProps<typeof DialogPrimitive.Content>) {
+  const opener = useRef<HTMLElement | null>(null)
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
@@ -15,6 +29,18 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
           'fixed left-1/2 top-1/2 z-50 grid w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-background p-6 shadow-lg',
           className,
         )}
+        onOpenAutoFocus={(event) => {
+          // Focus has not moved into the dialog yet: what has it now opened it.
+          const active = document.activeElement
+          opener.current = active instanceof HTMLElement && active !== document.body ? active : null
+          onOpenAutoFocus?.(event)
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event)
+          if (event.defaultPrevented) return
+          event.preventDefault()
+          returnFocus(opener.current)
+        }}
         {...props}
       >
         {children}
@@ -33,4 +59,10 @@ export function DialogTitle({ className, ...props }: ComponentProps<typeof Dialo
 
 export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
   return <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
+}
+
+/** Focus back to `opener`, or, when it has left the page, to the main content (the skip link's target). */
+export function returnFocus(opener: HTMLElement | null) {
+  if (opener?.isConnected) return opener.focus()
+  document.getElementById('contenido')?.focus()
 }

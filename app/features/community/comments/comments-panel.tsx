@@ -18,6 +18,7 @@ import { LikeButton } from './like-button'
 import { COMMENT_MAX } from './limits'
 import type { EditCommentIntent } from './schemas'
 import type { CommentThread, CommentView } from './types'
+import { useFocusReturn } from '~/ui/use-focus-return'
 
 type CommentResult = Result<{ commentId?: string }>
 
@@ -208,6 +209,8 @@ function CommentItem({
 }) {
   const { hasAccess, ask } = usePremiumGate()
   const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view')
+  const editButton = useFocusReturn<HTMLButtonElement>(mode === 'edit')
+  const replyButton = useFocusReturn<HTMLButtonElement>(mode === 'reply')
   const hydrated = useHydrated()
   const removing = remove.state !== 'idle' && remove.formData?.get('commentId') === comment.id
 
@@ -251,6 +254,7 @@ function CommentItem({
           ) : null}
           {canReply && hydrated ? (
             <button
+              ref={replyButton}
               type="button"
               onClick={() => (hasAccess ? setMode(mode === 'reply' ? 'view' : 'reply') : ask())}
               className="inline-flex items-center gap-1 rounded px-2 py-1 hover:bg-accent"
@@ -272,7 +276,7 @@ function CommentItem({
             </Disclosure>
           ) : null}
           {comment.canEdit && hydrated ? (
-            <button type="button" onClick={() => setMode('edit')} className={ACTION_LINK}>
+            <button ref={editButton} type="button" onClick={() => setMode('edit')} className={ACTION_LINK}>
               <Pencil className="size-3.5" aria-hidden /> Editar
             </button>
           ) : null}

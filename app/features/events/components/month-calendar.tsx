@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, MapPin, Users } from 'lucide-react'
-import { useState } from 'react'
+import { type KeyboardEvent, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { DEFAULT_TIME_ZONE, formatMonthYear, fullDateTime, toWallTime } from '~/platform/dates'
 import { Badge } from '~/ui/badge'
@@ -46,6 +46,29 @@ export function MonthCalendar({ month, events, today }: { month: string; events:
   }
   const monthLabel = formatMonthYear(`${month}-15T12:00:00Z`)
   const dayEvents = openDay ? (byDay.get(openDay) ?? []) : []
+  const days = monthGrid(month).filter((day): day is string => day !== null)
+  // One stop for Tab in the grid, then the arrows move between days (the ARIA grid pattern):
+  // today in this month, else its first day with events, else its first day.
+  const [focusedDay, setFocusedDay] = useState(() => (days.includes(today) ? today : (days.find((day) => byDay.has(day)) ?? days[0]!)))
+  const current = days.includes(focusedDay) ? focusedDay : days[0]!
+  const gridRef = useRef<HTMLDivElement>(null)
+  function onGridKeyDown(event: KeyboardEvent) {
+    const at = days.indexOf(current)
+    const weekday = at - ((new Date(`${current}T12:00:00Z`).getUTCDay() + 6) % 7)
+    const target = {
+      ArrowLeft: at - 1,
+      ArrowRight: at + 1,
+      ArrowUp: at - 7,
+      ArrowDown: at + 7,
+      Home: Math.max(0, weekday),
+      End: Math.min(days.length - 1, weekday + 6),
+    }[event.key]
+    if (target === undefined) return
+    event.preventDefault()
+    const day = days[Math.min(days.length - 1, Math.max(0, target))]!
+    setFocusedDay(day)
+    gridRef.current?.querySelector<HTMLElement>(`[data-day="${day}"]`)?.focus()
+  }
   return (
     <section aria-labelledby="month-title" className="rounded-xl border bg-card p-3 sm:p-4">
       <div className="mb-3 flex items-center justify-between gap-2">
@@ -69,7 +92,15 @@ export function MonthCalendar({ month, events, today }: { month: string; events:
           <ChevronRight className="size-5" aria-hidden />
         </Link>
       </div>
-      <div role="grid" aria-labelledby="month-title" className="grid grid-cols-7 gap-px overflow-hidden rounded-lg border bg-border">
+      <div
+        ref={gridRef}
+        role="grid"
+        aria-labelledby="month-title"
+        // Focus lives on its days; the grid itself is reached only by script.
+        tabIndex={-1}
+        onKeyDown={onGridKeyDown}
+        className="grid grid-cols-7 gap-px overflow-hidden rounded-lg border bg-border"
+      >
         <div role="row" className="contents">
           {WEEKDAYS.map((weekday) => (
             <div role="columnheader" key={weekday} className="bg-muted py-1 text-center text-xs font-medium text-muted-foreground">
@@ -82,12 +113,23 @@ export function MonthCalendar({ month, events, today }: { month: string; events:
             {week.map((day, d) => {
               if (!day) return <div role="gridcell" key={`${w}-${d}`} className="min-h-14 bg-background/60 sm:min-h-24" />
               const list = byDay.get(day) ?? []
-              const label = `${Number(day.slice(8))} de ${monthLabel}${list.length ? `, ${list.length} ${list.length === 1 ? 'evento' : 'eventos'}` : ''}`
+              const label = `${Number(day.slice(8))} de ${monthLabel}, ${list.length ? `${list.length} ${list.length === 1 ? 'evento' : 'eventos'}` : 'sin eventos'}`
+              const stop = { 'data-day': day, tabIndex: day === current ? 0 : -1, onFocus: () => setFocusedDay(day) }
               return (
-                <div role="gridcell" key={day} className={cn('min-h-14 bg-background p-1 sm:min-h-24', day === today && 'bg-secondary/60')}>
+                <div
+                  role="gridcell"
+                  key={day}
+                  // A day without events is a stop of its own, so the arrows cross it.
+                  {...(list.length ? {} : { ...stop, 'aria-label': label })}
+                  className={cn(
+                    'min-h-14 bg-background p-1 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring sm:min-h-24',
+                    day === today && 'bg-secondary/60',
+                  )}
+                >
                   {list.length ? (
                     <button
                       type="button"
+                      {...stop}
                       onClick={() => setOpenDay(day)}
                       aria-label={label}
                       className="flex size-full flex-col items-stretch gap-0.5 rounded text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"

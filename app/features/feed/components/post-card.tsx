@@ -22,6 +22,7 @@ import { useLivePostStats } from '~/features/notifications/live-events'
 import { CommentsPanel } from '~/features/community/comments/comments-panel'
 import { LikeButton } from '~/features/community/comments/like-button'
 import type { CommentView } from '~/features/community/comments/types'
+import { useFocusReturn } from '~/ui/use-focus-return'
 
 /** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
 const COLLAPSE_CHARS = 150
@@ -35,6 +36,7 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
   const remove = useFetcher<FeedResult>()
   const pin = useFetcher<FeedResult>()
   const [editing, setEditing] = useState(false)
+  const editButton = useFocusReturn<HTMLButtonElement>(editing)
   const [showComments, setShowComments] = useState(Boolean(initialComments))
   const [expanded, setExpanded] = useState(false)
   useResultToast(remove.state, remove.data)
@@ -197,7 +199,7 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
           ) : null}
           {post.canEdit && !editing ? (
             hydrated ? (
-              <Button type="button" variant="ghost" size="sm" onClick={() => setEditing(true)}>
+              <Button ref={editButton} type="button" variant="ghost" size="sm" onClick={() => setEditing(true)}>
                 <Pencil aria-hidden /> Editar
               </Button>
             ) : (

@@ -55,6 +55,8 @@ function useSectionNavigation() {
 export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNode }) {
   const [openMenu, setOpenMenu] = useState<'nav' | 'user' | null>(null)
   const barRef = useRef<HTMLElement>(null)
+  const navToggle = useRef<HTMLButtonElement>(null)
+  const userToggle = useRef<HTMLButtonElement>(null)
   const goToSection = useSectionNavigation()
   const location = useLocation()
 
@@ -66,7 +68,10 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
       if (!barRef.current?.contains(event.target as Node)) setOpenMenu(null)
     }
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpenMenu(null)
+      if (event.key !== 'Escape') return
+      setOpenMenu(null)
+      // The menu leaves the page with whatever had focus in it: focus goes back to its button.
+      ;(openMenu === 'nav' ? navToggle : userToggle).current?.focus()
     }
     document.addEventListener('pointerdown', onPointerDown)
     document.addEventListener('keydown', onKeyDown)
@@ -154,6 +159,7 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
                 </DropdownMenu.Root>
               </div>
               <button
+                ref={userToggle}
                 type="button"
                 className="rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:hidden"
                 aria-label="Menú de usuario"
@@ -175,6 +181,7 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
             </div>
           )}
           <Button
+            ref={navToggle}
             variant="ghost"
             size="icon"
             className="md:hidden"
