@@ -79,7 +79,9 @@ const RESULTS_FILE = path.join(root, 'test-results/bench/latest.json')
 const VERBOSE = args.has('--verbose')
 // --profile: the server runs under `node --cpu-prof` and only /comunidad is loaded (50 connections);
 // the bench prints where the server's CPU time went (bench/profile.js) and keeps the profile.
-const PROFILE = args.has('--profile')
+// `--profile` or `--profile=/legal`: the page loaded under the profiler (default /comunidad).
+const PROFILE_PATH = process.argv.includes('--profile') ? '/comunidad' : argValue('profile')
+const PROFILE = Boolean(PROFILE_PATH)
 const PROFILE_DIR = path.join(root, 'test-results/bench/profiles')
 // The 500 MB upload writes 1 GB to the data folder's disk (the upload, then processing's copy).
 const SKIP_UPLOAD = process.env.BENCH_SKIP_UPLOAD === '1' || PROFILE
@@ -417,7 +419,7 @@ async function benchEngine(engine) {
   }
 
   const scenarios = []
-  for (const target of PROFILE ? targets.filter((target) => target.path === '/comunidad') : targets) {
+  for (const target of PROFILE ? targets.filter((target) => target.path === PROFILE_PATH) : targets) {
     const headers = { ...target.headers, Cookie: cookie, 'Accept-Encoding': 'gzip' }
     await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency: 10, durationMs: WARMUP_SECONDS * 1000, maxRequests: 5000 })
     for (const concurrency of PROFILE ? [50] : CONCURRENCY) {

@@ -4,6 +4,7 @@ import { isProfileComplete } from '~/features/account/profile-completeness'
 import { oncePerRequest } from '~/platform/http/request-context.server'
 import { refuse, unavailableIfDatabaseAway } from '~/platform/http/responses.server'
 import { getAuth } from './auth.server'
+import { cachedViewer, keepViewer } from './viewer-cache.server'
 import { type Capability, can } from './capabilities'
 import type { Role } from './schema'
 
@@ -29,11 +30,14 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
 }
 
 async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
+  const token = sessionTokenOf(request)
+  const kept = token ? cachedViewer<CurrentUser>(token) : undefined
+  if (kept) return kept
   const session = await getAuth().api.getSession({ headers: request.headers })
   if (!session) return null
   const { profile, roles } = await getViewer(session.user.id)
   const isAdmin = roles.includes('admin')
-  return {
+  const user: CurrentUser = {
     id: session.user.id,
     email: session.user.email,
     name: session.user.name,
@@ -42,6 +46,13 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
     isAdmin,
     hasAccess: isAdmin || Boolean(profile?.isPremium),
   }
+  if (token) keepViewer(token, user.id, user, session.session.expiresAt)
+  return user
+}
+
+/** The session cookie's value as sent (token and signature): a cache key only a valid sign-in ever produced. */
+function sessionTokenOf(request: Request) {
+  return /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1]
 }
 
 /** Without a session: to /auth, remembering where the visitor was going. */
