@@ -2,6 +2,7 @@
 // The app itself (server/app.ts) is compiled with the rest by `react-router build`.
 import compression from 'compression'
 import express from 'express'
+import zlib from 'node:zlib'
 import { loadDotEnv } from './server/dotenv.js'
 
 loadDotEnv()
@@ -54,6 +55,10 @@ server.use(
   compression({
     // Server-sent events must reach the browser as they are written.
     filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream') && compression.filter(req, res),
+    // Pages are compressed per request: brotli 3 and gzip 4 take half the time of the defaults
+    // (brotli 4, gzip 6) for 3 % more bytes. Built files were compressed at their best at build time.
+    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3 } },
+    level: 4,
   }),
 )
 

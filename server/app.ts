@@ -142,7 +142,10 @@ export function staticFiles() {
     })
   })
   router.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false, setHeaders }))
-  router.use(express.static('build/client', { maxAge: '1h', index: false, setHeaders }))
+  // Only a path with a file's ending can be one of these files (favicon.ico, robots.txt…): a page's
+  // path goes on without a look on disk.
+  const rootFiles = express.static('build/client', { maxAge: '1h', index: false, setHeaders })
+  router.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? rootFiles(req, res, next) : next()))
   return router
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, test } from 'vitest'
 import { formatMonthYear, fromWallTime, fullDateTime, longDate, relativeTime, toWallTime } from './dates'
 
 describe('dates', () => {
@@ -42,5 +42,30 @@ describe('dates', () => {
     expect(fromWallTime('2026-02-30T10:00')).toBeNull()
     expect(fromWallTime('2026-11-23 19:00')).toBeNull()
     expect(fromWallTime('2026-11-23T24:00')).toBeNull()
+  })
+})
+
+describe('calendar fields in a zone', () => {
+  test('agree with Intl at every 7½ minutes of a year, across every transition, in zones with odd offsets', () => {
+    const intl = (timeZone: string) =>
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+    const zones = ['Europe/Madrid', 'America/Mexico_City', 'America/St_Johns', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham']
+    for (const timeZone of zones) {
+      const format = intl(timeZone)
+      for (let instant = Date.UTC(2026, 0, 1); instant < Date.UTC(2027, 0, 1); instant += 7.5 * 60_000) {
+        const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, part.value]))
+        const expected = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`
+        const actual = toWallTime(instant, timeZone)
+        if (actual !== expected) expect(`${timeZone} ${new Date(instant).toISOString()}: ${actual}`).toBe(`${timeZone}: ${expected}`)
+      }
+    }
   })
 })
