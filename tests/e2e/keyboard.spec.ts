@@ -17,7 +17,8 @@ async function tabTo(page: Page, target: Locator, { max = 80, backwards = false 
     if (await target.evaluate((element) => element === document.activeElement, undefined, { timeout: 500 }).catch(() => false)) return
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab')
   }
-  throw new Error(`Tab never reached ${target}`)
+  const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))
+  throw new Error(`Tab never reached ${target}; focus is on ${focused}`)
 }
 
 /** Focus is on `target`, or, for a dialog, somewhere inside it. */

@@ -1,5 +1,4 @@
 import { Bell, CheckCheck } from 'lucide-react'
-import { DropdownMenu } from 'radix-ui'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useFetcher, useNavigate } from 'react-router'
 import { UserAvatar } from '~/ui/user-avatar'
@@ -8,6 +7,7 @@ import { relativeTime } from '~/platform/dates'
 import type { Result } from '~/platform/http/result'
 import { groupNotifications, type NotificationGroup, type NotificationView, linkOf } from '../grouping'
 import { emitPostStats } from '../live-events'
+import { DropdownMenu, MenuContent, MenuItem } from '~/ui/dropdown-menu'
 
 /** Spec 000: badge capped at '9+', 10 shown, 'see all' beyond that. */
 const SHOWN = 10
@@ -101,15 +101,14 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   }
 
   return (
-    <DropdownMenu.Root
+    <DropdownMenu
       modal={false}
       open={open}
       onOpenChange={(next) => {
         setOpen(next)
         if (next) refresh()
       }}
-    >
-      <DropdownMenu.Trigger asChild>
+      trigger={
         <button
           type="button"
           className="relative inline-flex size-10 items-center justify-center rounded-full hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
@@ -125,77 +124,72 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
             </span>
           ) : null}
         </button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 w-[min(24rem,calc(100vw-1rem))] rounded-lg border bg-background shadow-lg"
-        >
-          <div className="flex items-center justify-between border-b px-3 py-2">
-            <p className="text-sm font-semibold">Notificaciones</p>
-            {/* A menu item, so the keyboard reaches it; it keeps the menu open. */}
-            <DropdownMenu.Item
-              disabled={unread === 0}
-              onSelect={(event) => {
-                event.preventDefault()
-                setUnread(0)
-                void mark.submit({ intent: 'mark-all-read' }, { method: 'post', action: '/notificaciones' })
-              }}
-              className="inline-flex cursor-pointer items-center gap-1 rounded px-2 py-1 text-xs font-medium text-primary outline-none data-[disabled]:cursor-default data-[highlighted]:bg-accent data-[disabled]:opacity-50"
-            >
-              <CheckCheck className="size-3.5" aria-hidden /> Marcar todas como leídas
-            </DropdownMenu.Item>
-          </div>
-          {list.state === 'loading' && !list.data ? (
-            <p className="px-3 py-6 text-center text-sm text-muted-foreground">Cargando...</p>
-          ) : failed ? (
-            <p role="status" className="px-3 py-6 text-center text-sm text-muted-foreground">
-              {failed}
-            </p>
-          ) : groups.length === 0 ? (
-            <p className="px-3 py-6 text-center text-sm text-muted-foreground">No tienes notificaciones</p>
-          ) : (
-            <div className="max-h-[26rem] overflow-y-auto py-1">
-              {groups.slice(0, SHOWN).map((group) => (
-                <DropdownMenu.Item
-                  key={group.ids[0]}
-                  onSelect={() => openGroup(group)}
-                  className={cn(
-                    'flex cursor-pointer gap-3 px-3 py-2 text-sm outline-none data-[highlighted]:bg-accent',
-                    !group.isRead && 'bg-secondary/70',
-                  )}
-                >
-                  <UserAvatar
-                    avatarUrl={group.latest.actor?.avatarUrl}
-                    name={group.latest.actor?.name ?? 'Usuario'}
-                    className="size-8 text-xs"
-                  />
-                  <span className="min-w-0 flex-1">
-                    <span className="block font-medium">{group.latest.title}</span>
-                    <span className="block break-words text-muted-foreground">{group.message}</span>
-                    <span className="block text-xs text-muted-foreground" suppressHydrationWarning>
-                      {relativeTime(group.latest.createdAt)}
-                    </span>
-                  </span>
-                  {!group.isRead ? <span className="mt-1.5 size-2 shrink-0 rounded-full bg-primary" aria-label="Sin leer" /> : null}
-                </DropdownMenu.Item>
-              ))}
-            </div>
-          )}
-          {/* Always there: the page has every notification, read or not, and opens in a new tab too. */}
-          <div className="border-t p-2">
-            <DropdownMenu.Item asChild>
-              <Link
-                to="/notificaciones"
-                className="block cursor-pointer rounded px-2 py-1.5 text-center text-sm font-medium text-primary outline-none data-[highlighted]:bg-accent"
+      }
+    >
+      <MenuContent align="end" sideOffset={8} className="z-50 w-[min(24rem,calc(100vw-1rem))] rounded-lg border bg-background shadow-lg">
+        <div className="flex items-center justify-between border-b px-3 py-2">
+          <p className="text-sm font-semibold">Notificaciones</p>
+          {/* A menu item, so the keyboard reaches it; it keeps the menu open. */}
+          <MenuItem
+            disabled={unread === 0}
+            onSelect={(event) => {
+              event.preventDefault()
+              setUnread(0)
+              void mark.submit({ intent: 'mark-all-read' }, { method: 'post', action: '/notificaciones' })
+            }}
+            className="inline-flex cursor-pointer items-center gap-1 rounded px-2 py-1 text-xs font-medium text-primary outline-none data-[disabled]:cursor-default data-[highlighted]:bg-accent data-[disabled]:opacity-50"
+          >
+            <CheckCheck className="size-3.5" aria-hidden /> Marcar todas como leídas
+          </MenuItem>
+        </div>
+        {list.state === 'loading' && !list.data ? (
+          <p className="px-3 py-6 text-center text-sm text-muted-foreground">Cargando...</p>
+        ) : failed ? (
+          <p role="status" className="px-3 py-6 text-center text-sm text-muted-foreground">
+            {failed}
+          </p>
+        ) : groups.length === 0 ? (
+          <p className="px-3 py-6 text-center text-sm text-muted-foreground">No tienes notificaciones</p>
+        ) : (
+          <div className="max-h-[26rem] overflow-y-auto py-1">
+            {groups.slice(0, SHOWN).map((group) => (
+              <MenuItem
+                key={group.ids[0]}
+                onSelect={() => openGroup(group)}
+                className={cn(
+                  'flex cursor-pointer gap-3 px-3 py-2 text-sm outline-none data-[highlighted]:bg-accent',
+                  !group.isRead && 'bg-secondary/70',
+                )}
               >
-                Ver todas
-              </Link>
-            </DropdownMenu.Item>
+                <UserAvatar
+                  avatarUrl={group.latest.actor?.avatarUrl}
+                  name={group.latest.actor?.name ?? 'Usuario'}
+                  className="size-8 text-xs"
+                />
+                <span className="min-w-0 flex-1">
+                  <span className="block font-medium">{group.latest.title}</span>
+                  <span className="block break-words text-muted-foreground">{group.message}</span>
+                  <span className="block text-xs text-muted-foreground" suppressHydrationWarning>
+                    {relativeTime(group.latest.createdAt)}
+                  </span>
+                </span>
+                {!group.isRead ? <span className="mt-1.5 size-2 shrink-0 rounded-full bg-primary" aria-label="Sin leer" /> : null}
+              </MenuItem>
+            ))}
           </div>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+        )}
+        {/* Always there: the page has every notification, read or not, and opens in a new tab too. */}
+        <div className="border-t p-2">
+          <MenuItem asChild>
+            <Link
+              to="/notificaciones"
+              className="block cursor-pointer rounded px-2 py-1.5 text-center text-sm font-medium text-primary outline-none data-[highlighted]:bg-accent"
+            >
+              Ver todas
+            </Link>
+          </MenuItem>
+        </div>
+      </MenuContent>
+    </DropdownMenu>
   )
 }

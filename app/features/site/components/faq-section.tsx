@@ -1,4 +1,4 @@
-import { Accordion } from 'radix-ui'
+import { useId, useState } from 'react'
 import { externalLinks, faq, NEW_TAB_NOTICE } from '~/features/site/content'
 import { Eyebrow } from './external-button'
 import { CalendarClock, ChevronDown, ExternalLink } from './icons'
@@ -40,23 +40,50 @@ export function FaqSection() {
             <span className="sr-only"> {NEW_TAB_NOTICE}</span>
           </a>
         </div>
-        <Accordion.Root type="single" collapsible className="divide-y border-y lg:col-span-2">
-          {faq.items.map((item, index) => (
-            <Accordion.Item key={item.question} value={`faq-${index + 1}`}>
-              <Accordion.Header>
-                <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 py-5 text-left font-semibold text-navy hover:text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2">
-                  {item.question}
-                  <ChevronDown
-                    className="size-5 shrink-0 text-primary group-data-[state=open]:rotate-180 motion-safe:transition-transform"
-                    aria-hidden
-                  />
-                </Accordion.Trigger>
-              </Accordion.Header>
-              <Accordion.Content className="pb-5 pr-8 leading-relaxed text-muted-foreground">{item.answer}</Accordion.Content>
-            </Accordion.Item>
-          ))}
-        </Accordion.Root>
+        <FaqList />
       </div>
     </section>
+  )
+}
+
+/**
+ * The questions (spec 000: one open at a time, closed again with the same button): buttons with
+ * `aria-expanded` that show their answer's region, the accordion pattern without a library.
+ */
+function FaqList() {
+  const [open, setOpen] = useState<number | null>(null)
+  const id = useId()
+  return (
+    <div className="divide-y border-y lg:col-span-2">
+      {faq.items.map((item, index) => (
+        <div key={item.question}>
+          <h3>
+            <button
+              type="button"
+              id={`${id}-q${index}`}
+              aria-expanded={open === index}
+              aria-controls={`${id}-a${index}`}
+              onClick={() => setOpen(open === index ? null : index)}
+              className="group flex w-full items-center justify-between gap-4 py-5 text-left font-semibold text-navy hover:text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
+            >
+              {item.question}
+              <ChevronDown
+                className="size-5 shrink-0 text-primary group-aria-expanded:rotate-180 motion-safe:transition-transform"
+                aria-hidden
+              />
+            </button>
+          </h3>
+          <div
+            id={`${id}-a${index}`}
+            role="region"
+            aria-labelledby={`${id}-q${index}`}
+            hidden={open !== index}
+            className="pb-5 pr-8 leading-relaxed text-muted-foreground"
+          >
+            {item.answer}
+          </div>
+        </div>
+      ))}
+    </div>
   )
 }

@@ -1,9 +1,11 @@
 import { Mail, MapPin, Phone } from 'lucide-react'
+import { useState } from 'react'
 import { Link } from 'react-router'
-import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from '~/ui/dialog'
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/ui/dialog'
 import { site } from '~/site.config'
 
 export function Footer() {
+  const [contactOpen, setContactOpen] = useState(false)
   return (
     <footer className="border-t bg-navy text-slate-200">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 md:flex-row md:items-center md:justify-between">
@@ -21,8 +23,10 @@ export function Footer() {
           <Link to="/privacidad" className="hover:text-white hover:underline">
             Privacidad y cookies
           </Link>
-          <Dialog>
-            <DialogTrigger className="hover:text-white hover:underline">Contacto</DialogTrigger>
+          <button type="button" className="hover:text-white hover:underline" aria-haspopup="dialog" onClick={() => setContactOpen(true)}>
+            Contacto
+          </button>
+          <Dialog open={contactOpen} onOpenChange={setContactOpen}>
             <DialogContent>
               <DialogTitle>Contacto</DialogTitle>
               <DialogDescription>Escríbenos o llámanos: respondemos en un día laborable.</DialogDescription>

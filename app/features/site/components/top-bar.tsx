@@ -1,11 +1,11 @@
 import { LogOut, Menu, User, Users, X } from 'lucide-react'
-import { DropdownMenu } from 'radix-ui'
 import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import { Form, Link, useLocation, useNavigate } from 'react-router'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { UserAvatar } from '~/ui/user-avatar'
 import { site } from '~/site.config'
+import { DropdownMenu, MenuContent, MenuItem, MenuSeparator } from '~/ui/dropdown-menu'
 
 export interface TopBarUser {
   email: string
@@ -124,8 +124,9 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
             <>
               {bell}
               <div className="hidden md:block">
-                <DropdownMenu.Root modal={false}>
-                  <DropdownMenu.Trigger asChild>
+                <DropdownMenu
+                  modal={false}
+                  trigger={
                     <button
                       type="button"
                       className="rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
@@ -133,30 +134,26 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
                     >
                       <UserAvatar avatarUrl={user.avatarUrl} name={shownName} />
                     </button>
-                  </DropdownMenu.Trigger>
-                  <DropdownMenu.Portal>
-                    <DropdownMenu.Content align="end" sideOffset={8} className="z-50 w-64 rounded-lg border bg-background p-1 shadow-lg">
-                      <UserSummary user={user} />
-                      <DropdownMenu.Separator className="my-1 h-px bg-border" />
-                      {USER_LINKS.map(({ label, to, Icon }) => (
-                        <DropdownMenu.Item key={to} asChild>
-                          <Link
-                            to={to}
-                            className="flex items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-accent"
-                          >
-                            <Icon className="size-4" aria-hidden /> {label}
-                          </Link>
-                        </DropdownMenu.Item>
-                      ))}
-                      <DropdownMenu.Item
-                        className="rounded-md outline-none data-[highlighted]:bg-accent"
-                        onSelect={(event) => event.preventDefault()}
-                      >
-                        <SignOutButton />
-                      </DropdownMenu.Item>
-                    </DropdownMenu.Content>
-                  </DropdownMenu.Portal>
-                </DropdownMenu.Root>
+                  }
+                >
+                  <MenuContent align="end" sideOffset={8} className="z-50 w-64 rounded-lg border bg-background p-1 shadow-lg">
+                    <UserSummary user={user} />
+                    <MenuSeparator className="my-1 h-px bg-border" />
+                    {USER_LINKS.map(({ label, to, Icon }) => (
+                      <MenuItem key={to} asChild>
+                        <Link
+                          to={to}
+                          className="flex items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-accent"
+                        >
+                          <Icon className="size-4" aria-hidden /> {label}
+                        </Link>
+                      </MenuItem>
+                    ))}
+                    <MenuItem className="rounded-md outline-none data-[highlighted]:bg-accent" onSelect={(event) => event.preventDefault()}>
+                      <SignOutButton />
+                    </MenuItem>
+                  </MenuContent>
+                </DropdownMenu>
               </div>
               <button
                 ref={userToggle}
