@@ -7,7 +7,8 @@ import { defineConfig, devices } from '@playwright/test'
 // End-to-end tests: the real server (production build) with a throwaway data folder.
 // The config is evaluated by the runner and again by every worker: the run's id is
 // fixed once in the environment, which the workers and the web server inherit.
-const PORT = 3210
+// E2E_PORT lets two checkouts run their journeys side by side.
+const PORT = Number(process.env.E2E_PORT ?? 3210)
 const BASE_URL = `http://localhost:${PORT}`
 const TMP_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tests', '.tmp')
 if (!process.env.E2E_RUN_ID) pruneOldRuns()

@@ -48,6 +48,9 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // Every part in place in the HTML: past its first 12.8 KB React would move finished parts
+        // (see ui/lazy-part) out of line, shown by a script that a member without JavaScript never runs.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true
           const body = new PassThrough()

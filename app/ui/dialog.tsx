@@ -1,12 +1,13 @@
-import { lazy, type ReactNode, Suspense, useState } from 'react'
+import { type ReactNode, Suspense, useState } from 'react'
+import { lazyModule } from './lazy-part'
 
 // Radix's dialog, its focus trap and scroll lock are about 10 KiB (gzip) that no page needs until
 // a dialog opens: they load then, and stay (a phone's first load carries none of it).
-const load = () => import('./dialog-impl')
-const DialogRoot = lazy(() => load().then((module) => ({ default: module.DialogRoot })))
-export const DialogContent = lazy(() => load().then((module) => ({ default: module.DialogContent })))
-export const DialogTitle = lazy(() => load().then((module) => ({ default: module.DialogTitle })))
-export const DialogDescription = lazy(() => load().then((module) => ({ default: module.DialogDescription })))
+const radix = lazyModule(() => import('./dialog-impl'))
+const DialogRoot = radix.component((module) => module.DialogRoot)
+export const DialogContent = radix.component((module) => module.DialogContent)
+export const DialogTitle = radix.component((module) => module.DialogTitle)
+export const DialogDescription = radix.component((module) => module.DialogDescription)
 
 /**
  * A dialog, controlled by its `open` state. Nothing renders (and nothing loads) until it first

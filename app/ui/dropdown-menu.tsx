@@ -1,14 +1,15 @@
-import { cloneElement, type KeyboardEvent, lazy, type ReactElement, type ReactNode, Suspense, useState } from 'react'
+import { cloneElement, type KeyboardEvent, type MouseEvent, type ReactElement, type ReactNode, Suspense, useRef, useState } from 'react'
+import { lazyModule } from './lazy-part'
 
 // Radix's menu and its positioning engine are about 14 KiB (gzip) that a page needs only once a
 // menu opens: its button shows at once, the menu loads with the first open and then stays.
-const load = () => import('./dropdown-menu-impl')
-const MenuRoot = lazy(() => load().then((module) => ({ default: module.MenuRoot })))
-const MenuTrigger = lazy(() => load().then((module) => ({ default: module.MenuTrigger })))
-const MenuPortal = lazy(() => load().then((module) => ({ default: module.MenuPortal })))
-export const MenuContent = lazy(() => load().then((module) => ({ default: module.MenuContent })))
-export const MenuItem = lazy(() => load().then((module) => ({ default: module.MenuItem })))
-export const MenuSeparator = lazy(() => load().then((module) => ({ default: module.MenuSeparator })))
+const radix = lazyModule(() => import('./dropdown-menu-impl'))
+const MenuRoot = radix.component((module) => module.MenuRoot)
+const MenuTrigger = radix.component((module) => module.MenuTrigger)
+const MenuPortal = radix.component((module) => module.MenuPortal)
+export const MenuContent = radix.component((module) => module.MenuContent)
+export const MenuItem = radix.component((module) => module.MenuItem)
+export const MenuSeparator = radix.component((module) => module.MenuSeparator)
 
 const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown'])
 
@@ -24,7 +25,7 @@ export function DropdownMenu({
   modal,
   children,
 }: {
-  trigger: ReactElement<{ onClick?: () => void; onKeyDown?: (event: KeyboardEvent) => void }>
+  trigger: ReactElement<{ onClick?: (event: MouseEvent) => void; onKeyDown?: (event: KeyboardEvent) => void }>
   open?: boolean
   onOpenChange?: (open: boolean) => void
   modal?: boolean
@@ -32,30 +33,46 @@ export function DropdownMenu({
 }) {
   const [used, setUsed] = useState(false)
   const [ownOpen, setOwnOpen] = useState(false)
+  // Radix's button replaces the plain one: it takes focus over as it mounts, so focus never leaves
+  // the menu's button (a non-modal menu would take that for a click outside and not give focus
+  // back when it closes).
+  const hadFocus = useRef(false)
   const change = (next: boolean) => {
     if (open === undefined) setOwnOpen(next)
     onOpenChange?.(next)
   }
   if (!used) {
-    const activate = () => {
-      setUsed(true)
-      change(true)
+    const activate = (button: EventTarget) => {
+      hadFocus.current = button === document.activeElement
+      radix
+        .load()
+        .then(() => {
+          setUsed(true)
+          change(true)
+        })
+        // Not loaded (offline): the next click tries again.
+        .catch(() => undefined)
     }
     return cloneElement(trigger, {
       'aria-haspopup': 'menu',
       'aria-expanded': false,
-      onClick: activate,
+      onClick: (event: MouseEvent) => activate(event.currentTarget),
       onKeyDown: (event: KeyboardEvent) => {
         if (!OPENING_KEYS.has(event.key)) return
         event.preventDefault()
-        activate()
+        activate(event.currentTarget)
       },
     } as object)
+  }
+  const takeFocus = (button: HTMLElement | null) => {
+    if (!button || !hadFocus.current) return
+    hadFocus.current = false
+    button.focus()
   }
   return (
     <Suspense fallback={trigger}>
       <MenuRoot open={open ?? ownOpen} onOpenChange={change} modal={modal}>
-        <MenuTrigger asChild>{trigger}</MenuTrigger>
+        <MenuTrigger asChild>{cloneElement(trigger, { ref: takeFocus } as object)}</MenuTrigger>
         <MenuPortal>{children}</MenuPortal>
       </MenuRoot>
     </Suspense>

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { commentsOf, createPost, feedAction, markAllRead, POST_CARD, postCard, uniqueTitle } from './support/community'
 import { expect, newMember, type SignedIn, test } from './support/fixtures'
-import { expectToast } from './support/ui'
+import { expectToast, liveStreamOpen } from './support/ui'
 
 // The community: the profile gate, premium and roles, the directory, the feed (live likes and
 // comments, paging, without JavaScript, deletions), notifications (bell, grouping,
@@ -127,8 +127,7 @@ test('a like and a comment on Bruno’s post reach his bell live, without reload
   await expect(postCard(bruno.page, title)).toBeVisible()
   const bell = bruno.page.getByRole('button', { name: /^Notificaciones/ })
   await expect(bell).toHaveAccessibleName('Notificaciones')
-  // Let the event stream connect before the others act.
-  await bruno.page.waitForTimeout(500)
+  await liveStreamOpen(bruno.page)
 
   await ana.page.goto('/comunidad')
   const post = postCard(ana.page, title)
@@ -282,8 +281,7 @@ test('a notification in the bell opens its post’s comments on the feed already
   const questionCard = postCard(bruno.page, question)
   await expect(questionCard.getByRole('button', { name: /comentarios?$/ })).toHaveAttribute('aria-expanded', 'false')
   await expect(bell).toHaveAccessibleName('Notificaciones')
-  // Let the event stream connect before Ana acts.
-  await bruno.page.waitForTimeout(500)
+  await liveStreamOpen(bruno.page)
   await feedAction(ana.page, { intent: 'add-comment', postId: questionId, content: 'Margen bruto por línea y tiempo hasta el acceso.' })
   await expect(bell).toHaveAccessibleName('Notificaciones: 1 sin leer', { timeout: 15_000 })
   await bell.click()
@@ -298,7 +296,7 @@ test('a notification in the bell opens its post’s comments on the feed already
   const threadCard = postCard(bruno.page, thread)
   await expect(bruno.page.locator(POST_CARD).first()).toBeVisible()
   await expect(threadCard).toHaveCount(0)
-  await bruno.page.waitForTimeout(500)
+  await liveStreamOpen(bruno.page)
   await feedAction(ana.page, { intent: 'add-comment', postId: threadId, content: 'Y pedí un mentor en el comité.' })
   await expect(bell).toHaveAccessibleName('Notificaciones: 1 sin leer', { timeout: 15_000 })
   await bell.click()
@@ -319,7 +317,7 @@ test('four members’ comments on one post are one line in the bell, marked read
   const questionId = await createPost(bruno.page, question)
   const bell = bruno.page.getByRole('button', { name: /^Notificaciones/ })
   await expect(bell).toHaveAccessibleName('Notificaciones')
-  await bruno.page.waitForTimeout(500)
+  await liveStreamOpen(bruno.page)
   for (const [index, commenter] of commenters.entries()) {
     await feedAction(commenter.page, { intent: 'add-comment', postId: questionId, content: `Indicador ${index + 1}: cuota de mercado.` })
   }
@@ -653,8 +651,7 @@ test('a like on an open feed moves the count on the other member’s screen with
       .locator('footer')
       .getByRole('button', { name: /me gusta$/i })
   await expect(likeOf(bruno.page)).toHaveText(/^0\D/)
-  // Let Bruno's event stream connect before Ana acts.
-  await bruno.page.waitForTimeout(500)
+  await liveStreamOpen(bruno.page)
   await likeOf(ana.page).click()
   await expect(likeOf(ana.page)).toHaveAttribute('aria-pressed', 'true')
   await expect(likeOf(bruno.page)).toHaveText(/^1\D/)

@@ -56,12 +56,13 @@ test('the feed by keyboard: new post, edit, delete and the bell give focus back 
   await expect(dialog).toBeHidden()
   await expect(newPost).toBeFocused()
 
-  // Edit in place: 'Cancelar' gives focus back to 'Editar'.
+  // Edit in place: focus goes to the title being edited; 'Cancelar' gives it back to 'Editar'.
   // By its id: while it is edited, its heading is the edit form's.
   const card = page.locator(`#post-${await idOf(postCard(page, title), 'post')}`)
   const edit = card.getByRole('button', { name: 'Editar' })
   await tabTo(page, edit)
   await page.keyboard.press('Enter')
+  await expect(card.getByLabel('Título')).toBeFocused()
   const cancel = card.getByRole('button', { name: 'Cancelar' })
   await tabTo(page, cancel)
   await page.keyboard.press('Enter')

@@ -3,7 +3,7 @@ import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, scr
 import { createPost, feedAction, idOf, markAllRead, postCard, uniqueTitle } from './support/community'
 import { expect, test } from './support/fixtures'
 import { mailsTo, markMailLog, readMailLog, waitForMailLink } from './support/mail'
-import { expectToast, scrollSettled } from './support/ui'
+import { expectToast, liveStreamOpen, scrollSettled } from './support/ui'
 
 // Issue 14: a member sets 'Solo en la web' for comments; another member comments; no e-mail is
 // queued for that kind, the bell shows it. The positive control: a reply to the member's comment,
@@ -92,7 +92,7 @@ test('with comments set to “Solo en la web”, a comment rings the bell but is
   await irene.goto('/comunidad')
   const bell = irene.getByRole('button', { name: /^Notificaciones/ })
   await expect(bell).toHaveAccessibleName('Notificaciones')
-  await irene.waitForTimeout(500)
+  await liveStreamOpen(irene)
   const mark = markMailLog()
 
   // Bruno comments on her post (a 'comments' notification) and answers her comment (a 'replies' one).

@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { noteLiveStream } from './ui'
 import { test as base, type BrowserContext, type BrowserContextOptions, expect, type Page } from '@playwright/test'
 
 export { expect }
@@ -107,6 +108,7 @@ export const test = base.extend<{
         ...options,
       })
       contexts.push(context)
+      if (options.javaScriptEnabled !== false) await context.addInitScript(noteLiveStream)
       const page = await context.newPage()
       // Without JavaScript nothing hydrates.
       if (options.javaScriptEnabled === false) return page

@@ -66,3 +66,25 @@ export async function scrollAndSettle(page: Page, top: number) {
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   }, top)
 }
+
+/**
+ * Installed in every page with JavaScript (support/fixtures): notes when the page's notification
+ * stream has opened. The server subscribes a stream before it answers, so from then on the page
+ * hears what others do: the test waits for that instead of guessing a time.
+ */
+export function noteLiveStream() {
+  const Native = window.EventSource
+  window.EventSource = class extends Native {
+    constructor(url: string | URL, init?: EventSourceInit) {
+      super(url, init)
+      const page = window as unknown as { liveStreamOpen?: boolean }
+      this.addEventListener('open', () => (page.liveStreamOpen = true))
+      this.addEventListener('error', () => (page.liveStreamOpen = false))
+    }
+  }
+}
+
+/** Waits until the page's notification stream is open (see `noteLiveStream`). */
+export async function liveStreamOpen(page: Page) {
+  await page.waitForFunction(() => (window as unknown as { liveStreamOpen?: boolean }).liveStreamOpen === true)
+}

@@ -1,28 +1,25 @@
-import { getFormProps, useForm } from '@conform-to/react'
 import { Download, ExternalLink, FileText, MessageCircle, Pencil, Pin, PinOff, Trash2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { RelativeTime } from '~/ui/relative-time'
-import { failedSubmission } from '~/platform/http/result'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { ConfirmButton } from '~/ui/confirm-button'
-import { EditButtons } from '~/ui/edit-buttons'
 import { Disclosure } from '~/ui/disclosure'
-import { Field, TextareaField } from '~/ui/field'
 import { useResultToast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
 import { UserAvatar } from '~/ui/user-avatar'
-import type { z } from 'zod'
-import { POST_CONTENT_MAX, POST_TITLE_MAX } from '../limits'
-import type { EditPostSchema } from '../schemas'
 import { FEED_ACTION, type FeedPostView, type FeedResult, postThread } from '../types'
 import { useLivePostStats } from '~/features/notifications/live-events'
-import { CommentsPanel } from '~/features/community/comments/comments-panel'
 import { LikeButton } from '~/features/community/comments/like-button'
 import type { CommentView } from '~/features/community/comments/types'
 import { useFocusReturn } from '~/ui/use-focus-return'
+import { lazyPart } from '~/ui/lazy-part'
+import { CommentsPanel } from '~/features/community/comments/comments-panel'
+
+/** The edit form and its form library load when a post is first edited. */
+const PostEditForm = lazyPart(() => import('./post-edit-form').then((module) => module.PostEditForm))
 
 /** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
 const COLLAPSE_CHARS = 150
@@ -257,26 +254,5 @@ function CommentsToggle({ postId, open, count, onToggle }: { postId: string; ope
     >
       <MessageCircle className="size-4" aria-hidden /> {label}
     </button>
-  )
-}
-
-/** A post's edit form: in place once the page is interactive, inside a disclosure without JavaScript. */
-function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: () => void }) {
-  const fetcher = useFetcher<FeedResult>()
-  const [form, fields] = useForm<z.input<typeof EditPostSchema>>({
-    id: `edit-post-${post.id}`,
-    lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
-    defaultValue: { title: post.title, content: post.content ?? '', linkUrl: post.linkUrl ?? '' },
-  })
-  useResultToast(fetcher.state, fetcher.data, { onSuccess: () => onDone?.() })
-  return (
-    <fetcher.Form method="post" action={FEED_ACTION} className="mt-3 grid gap-1 rounded-md bg-background" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="update-post" />
-      <input type="hidden" name="postId" value={post.id} />
-      <Field label="Título" field={fields.title} maxLength={POST_TITLE_MAX} />
-      {post.postType === 'link' ? <Field label="URL" field={fields.linkUrl} type="url" /> : null}
-      <TextareaField label="Contenido" field={fields.content} rows={5} maxLength={POST_CONTENT_MAX} />
-      <EditButtons disabled={fetcher.state !== 'idle'} onCancel={onDone} />
-    </fetcher.Form>
   )
 }
