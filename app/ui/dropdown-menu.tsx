@@ -37,9 +37,19 @@ export function DropdownMenu({
   // the menu's button (a non-modal menu would take that for a click outside and not give focus
   // back when it closes).
   const hadFocus = useRef(false)
+  const button = useRef<HTMLElement | null>(null)
   const change = (next: boolean) => {
     if (open === undefined) setOwnOpen(next)
     onOpenChange?.(next)
+    // Radix gives focus back to the button itself, except when a non-modal menu believes focus
+    // went elsewhere; then it is left on the body (or on Radix's own focus guards, which leave
+    // with the menu). Only there does the button take it back; focus a member moved stays put.
+    if (!next)
+      setTimeout(() => {
+        const active = document.activeElement
+        const lost = !active || active === document.body || active.hasAttribute('data-radix-focus-guard')
+        if (lost && button.current?.isConnected) button.current.focus()
+      })
   }
   if (!used) {
     const activate = (button: EventTarget) => {
@@ -64,10 +74,11 @@ export function DropdownMenu({
       },
     } as object)
   }
-  const takeFocus = (button: HTMLElement | null) => {
-    if (!button || !hadFocus.current) return
+  const takeFocus = (element: HTMLElement | null) => {
+    button.current = element
+    if (!element || !hadFocus.current) return
     hadFocus.current = false
-    button.focus()
+    element.focus()
   }
   return (
     <Suspense fallback={trigger}>

@@ -21,9 +21,14 @@ export function useFocusRescue() {
         (node): node is HTMLElement => node instanceof HTMLElement && node.isConnected,
       )
       if (!place) return
-      // Focusable by script only: it stays out of the tab order.
-      if (place.tabIndex < 0 && !place.hasAttribute('tabindex')) place.tabIndex = -1
-      place.focus({ preventScroll: true })
+      // A task later, so that what closed gives focus back itself first (a menu's or dialog's own
+      // return to its button is scheduled the same way); only focus still on the body is rescued.
+      setTimeout(() => {
+        if (!place.isConnected || (document.activeElement && document.activeElement !== document.body)) return
+        // Focusable by script only: it stays out of the tab order.
+        if (place.tabIndex < 0 && !place.hasAttribute('tabindex')) place.tabIndex = -1
+        place.focus({ preventScroll: true })
+      })
     })
     document.addEventListener('focusin', onFocusIn)
     observer.observe(document.body, { childList: true, subtree: true })
