@@ -16,6 +16,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import http from 'node:http'
 import { createRequire } from 'node:module'
+import v8 from 'node:v8'
 import { PGlite } from '@electric-sql/pglite'
 
 const require = createRequire(import.meta.url)
@@ -106,7 +107,18 @@ PGlite.prototype.transaction = function (callback, ...rest) {
 const port = Number(process.env.BENCH_COUNTER_PORT)
 if (port) {
   const server = http.createServer((request, response) => {
-    const id = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get('id') ?? ''
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+    if (url.pathname === '/memory') {
+      // Where the server's memory is (after a full collection when asked): the bench's heap findings.
+      if (url.searchParams.has('gc')) globalThis.gc?.()
+      const mib = (bytes) => Math.round(bytes / 2 ** 20)
+      const usage = process.memoryUsage()
+      const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name, mib(space.space_used_size)]))
+      response.writeHead(200, { 'Content-Type': 'application/json' })
+      response.end(JSON.stringify({ ...Object.fromEntries(Object.entries(usage).map(([key, value]) => [key, mib(value)])), spaces }))
+      return
+    }
+    const id = url.searchParams.get('id') ?? ''
     const found = records.get(id)
     response.writeHead(found ? 200 : 404, { 'Content-Type': 'application/json' })
     response.end(JSON.stringify(found ? { count: found.count, statements: found.statements } : { error: 'unknown id' }))

@@ -51,10 +51,12 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { get, runLoad } from '../bench/load.js'
+import { engineProblems, firstLoadProblems, readBudgets } from '../bench/budgets.js'
 import { newestProfile, printProfile, summarizeProfile } from '../bench/profile.js'
 import { runSeed, signIn } from '../bench/seeded-session.js'
 import { printUpload, readSingleFetch, uploadProof } from '../bench/upload.js'
 import { ensureBuild, root } from './ensure-build.js'
+import { memoryFlags } from './memory.js'
 
 const args = new Set(process.argv.slice(2))
 const argValue = (name) =>
@@ -85,6 +87,10 @@ const PROFILE = Boolean(PROFILE_PATH)
 const PROFILE_DIR = path.join(root, 'test-results/bench/profiles')
 // The 500 MB upload writes 1 GB to the data folder's disk (the upload, then processing's copy).
 const SKIP_UPLOAD = process.env.BENCH_SKIP_UPLOAD === '1' || PROFILE
+// The server runs within the memory ceiling `npm start` gives it (MEMORY_LIMIT_MB, default 512);
+// --memory=0 runs it without one, for comparison.
+const MEMORY_LIMIT = argValue('memory') ?? process.env.MEMORY_LIMIT_MB ?? ''
+const MEMORY_FLAGS = memoryFlags({ MEMORY_LIMIT_MB: MEMORY_LIMIT }, [])
 
 const FEED_DATA = '/comunidad.data?_routes=features%2Ffeed%2Ffeed.route'
 const TARGETS = [
@@ -164,6 +170,7 @@ function unsubscribePath(userId, lists) {
 function notificationTargets() {
   return [
     { name: '/perfil', path: '/perfil', expect: (body) => body.includes('Guardar preferencias') },
+    { name: '/notificaciones', path: '/notificaciones', expect: (body) => body.includes('Notificaciones</h1>') && body.includes('Todas') },
     {
       name: '/correo/baja/:token',
       path: unsubscribePath('bench-u1', 'comments,replies'),
@@ -263,7 +270,7 @@ async function startServer(env, logFile) {
   const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   const child = spawn(
     process.execPath,
-    [...profiling, '--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'server.js'],
+    [...profiling, ...MEMORY_FLAGS, '--expose-gc', '--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'server.js'],
     {
       cwd: root,
       env: { ...env, BENCH_COUNTER_PORT: String(COUNTER_PORT) },
@@ -326,6 +333,23 @@ async function statementsOf(id) {
   if (counter.status !== 200) return null
   const { count, statements } = JSON.parse(counter.body.toString('utf8'))
   return { count, statements }
+}
+
+/** The server's memory by kind (MiB), from the preloaded counter (bench/count-queries.js). */
+async function serverMemory(query = '') {
+  const response = await get(`http://${HOST}:${COUNTER_PORT}/memory${query}`)
+  return JSON.parse(response.body.toString('utf8'))
+}
+
+function printMemory({ afterLoad, afterCollection }, usage) {
+  const line = (memory) =>
+    `RSS ${memory.rss}, JS heap ${memory.heapUsed} used of ${memory.heapTotal} (old space ${memory.spaces.old_space}, ` +
+    `young ${memory.spaces.new_space}, code ${memory.spaces.code_space}), outside the heap ${memory.external} (array buffers ${memory.arrayBuffers})`
+  console.log(
+    `\nServer memory (MiB), flags ${MEMORY_FLAGS.join(' ') || 'none (V8 sizes its heap from the machine)'}; peak RSS ${usage?.peakRssMiB}:`,
+  )
+  console.log(`  after the load:        ${line(afterLoad)}`)
+  console.log(`  after a full GC:       ${line(afterCollection)}`)
 }
 
 /** The signed address the video page gives its player, read from the page's data as the browser reads it. */
@@ -530,6 +554,8 @@ async function benchEngine(engine) {
   }
 
   const usage = processUsage(server.child.pid)
+  const memory = { afterLoad: await serverMemory(), afterCollection: await serverMemory('?gc') }
+  printMemory(memory, usage)
   const profileStart = Date.now()
   await server.stop()
   const profile = PROFILE ? summarizeProfile(newestProfile(PROFILE_DIR, profileStart - 600_000)) : null
@@ -567,6 +593,8 @@ async function benchEngine(engine) {
     scenarios,
     queries,
     upload,
+    memoryFlags: MEMORY_FLAGS,
+    memory,
     serverRssMiBAtEnd: usage?.rssMiB ?? null,
     serverPeakRssMiB: usage?.peakRssMiB ?? null,
     serverLogProblems: logProblems,
@@ -688,6 +716,21 @@ try {
     ),
   )
   console.log(`\nDone in ${Math.round((performance.now() - began) / 1000)} s. Results: ${path.relative(root, RESULTS_FILE)}`)
+  if (!PROFILE) {
+    const budgets = readBudgets(path.join(root, 'bench/budgets.json'))
+    const firstLoad = firstLoadProblems(budgets, path.join(root, 'build'))
+    console.log('\nFirst-load JavaScript (KiB gzip) per page, against its budget:')
+    for (const row of firstLoad.rows)
+      console.log(`  ${String(row.kib).padStart(6)} ≤ ${String(row.budget ?? '?').padStart(4)}  ${row.route}`)
+    const problems = [
+      ...firstLoad.problems,
+      ...results.flatMap((result) => engineProblems(budgets, result).map((problem) => `${result.engine}: ${problem}`)),
+    ]
+    if (problems.length) {
+      exitCode = 1
+      console.error(`\nOver budget (bench/budgets.json):\n  ${problems.join('\n  ')}`)
+    } else console.log('\nEvery page is inside its budget (bench/budgets.json).')
+  }
   // The upload proof checks the protocol as it measures: a broken answer fails the run, figures kept.
   const uploadProblems = results.flatMap((result) => (result.upload?.problems ?? []).map((problem) => `${result.engine}: ${problem}`))
   if (uploadProblems.length) {

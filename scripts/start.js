@@ -5,15 +5,24 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { loadDotEnv } from '../server/dotenv.js'
 import { ensureBuild, root } from './ensure-build.js'
+import { memoryFlags } from './memory.js'
 
 process.chdir(root)
 loadDotEnv(root)
-ensureBuild()
 
 /** server.js exits with this when it cannot start at all: restarting would not help. */
 const CANNOT_START = 78
 const RESTART_DELAYS_MS = [1000, 2000, 5000, 10_000]
 const STABLE_AFTER_MS = 60_000
+
+let memory
+try {
+  memory = memoryFlags()
+} catch (error) {
+  console.error(`\nThe server could not start: ${error.message}\n`)
+  process.exit(CANNOT_START)
+}
+ensureBuild()
 
 let child
 let stopping = false
@@ -21,8 +30,8 @@ let crashes = 0
 
 function startServer() {
   const startedAt = Date.now()
-  // Node's own flags (--import, --cpu-prof…) apply to the server itself.
-  child = spawn(process.execPath, [...process.execArgv, path.join(root, 'server.js')], { stdio: 'inherit', env: process.env })
+  // Node's own flags (--import, --cpu-prof…) apply to the server itself, within its memory ceiling.
+  child = spawn(process.execPath, [...process.execArgv, ...memory, path.join(root, 'server.js')], { stdio: 'inherit', env: process.env })
   child.on('exit', (code, signal) => {
     if (stopping) process.exit(code ?? 0)
     if (code === CANNOT_START) process.exit(CANNOT_START)

@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import sharp from 'sharp'
 import { tmpdir } from 'node:os'
@@ -89,6 +89,8 @@ test.describe('starting the server', () => {
           .split('\n')[0],
       )
       expect(serverPid).toBeGreaterThan(0)
+      // Within the default memory ceiling (MEMORY_LIMIT_MB 512): half of it for V8's old generation.
+      expect(readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0')).toContain('--max-old-space-size=256')
       process.kill(serverPid, 'SIGKILL')
       await expect.poll(() => output, { timeout: 10_000 }).toContain('The server stopped (SIGKILL); starting it again in 1 s.')
       await healthy()
@@ -104,6 +106,17 @@ test.describe('starting the server', () => {
       await exited
     }
   })
+})
+
+test('npm start refuses a memory ceiling it cannot use, in one line, without starting', () => {
+  const run = spawnSync(process.execPath, [path.join(APP_DIR, 'scripts/start.js')], {
+    cwd: APP_DIR,
+    env: { PATH: process.env.PATH!, PORT: '3294', MEMORY_LIMIT_MB: '128', LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  })
+  expect(run.status).toBe(78)
+  expect(run.stderr).toContain('MEMORY_LIMIT_MB must be a whole number of MiB, 256 or more (or 0 for no ceiling), not "128"')
 })
 
 test.describe('hostile requests to the running server', () => {

@@ -2,6 +2,10 @@ import sharp, { type Sharp } from 'sharp'
 import { refuse } from '~/platform/http/responses.server'
 import type { Message } from '~/platform/http/result'
 
+// libvips keeps up to 50 MB of recent operations for reuse; each upload is processed once, so
+// that cache would only hold memory within the server's ceiling (scripts/memory.js).
+sharp.cache(false)
+
 export type ImageType = 'png' | 'jpeg' | 'webp' | 'gif'
 
 /** The type by the file's first bytes, never by its name or the browser's claim. */

@@ -77,9 +77,15 @@ export function noteLiveStream() {
   window.EventSource = class extends Native {
     constructor(url: string | URL, init?: EventSourceInit) {
       super(url, init)
+      // A stream the page replaces (a client navigation, a reconnection) is not open until it says so.
       const page = window as unknown as { liveStreamOpen?: boolean }
+      page.liveStreamOpen = false
       this.addEventListener('open', () => (page.liveStreamOpen = true))
       this.addEventListener('error', () => (page.liveStreamOpen = false))
+    }
+    close() {
+      ;(window as unknown as { liveStreamOpen?: boolean }).liveStreamOpen = false
+      super.close()
     }
   }
 }

@@ -1,13 +1,25 @@
 import { Camera, Loader2 } from 'lucide-react'
-import { useCallback, useEffect, useEffectEvent, useId, useRef, useState } from 'react'
-import Cropper, { type Area } from 'react-easy-crop'
+import { type ComponentProps, type ComponentType, type JSX, useCallback, useEffect, useEffectEvent, useId, useRef, useState } from 'react'
+import type EasyCrop from 'react-easy-crop'
+import type { Area } from 'react-easy-crop'
 import { useFetcher } from 'react-router'
 import type { Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '~/ui/dialog'
+import { lazyPart } from '~/ui/lazy-part'
 import { showToast, useResultToast } from '~/ui/toast'
 import { UserAvatar } from '~/ui/user-avatar'
 import { AVATAR_ERRORS, AVATAR_MAX_BYTES } from '../profile-schemas'
+
+// The cropper loads when a member picks a photo, not with the profile page.
+const Cropper = lazyPart(
+  // Typed as JSX sees it: the props its defaultProps supply are optional.
+  () =>
+    import('react-easy-crop').then(
+      (module) => module.default as ComponentType<JSX.LibraryManagedAttributes<typeof EasyCrop, ComponentProps<typeof EasyCrop>>>,
+    ),
+  <Loader2 className="absolute inset-0 m-auto size-6 animate-spin text-muted-foreground" aria-label="Cargando el recorte" />,
+)
 
 // Spec: circular crop, zoom 50%–300% in steps of 0.1, a 400×400 PNG result.
 const MIN_ZOOM = 0.5
