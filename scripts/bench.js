@@ -51,7 +51,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { get, runLoad } from '../bench/load.js'
-import { engineProblems, firstLoadProblems, readBudgets } from '../bench/budgets.js'
+import { engineProblems, firstLoadProblems, peakRss, readBudgets } from '../bench/budgets.js'
 import { newestProfile, printProfile, summarizeProfile } from '../bench/profile.js'
 import { runSeed, signIn } from '../bench/seeded-session.js'
 import { printUpload, readSingleFetch, uploadProof } from '../bench/upload.js'
@@ -341,12 +341,12 @@ async function serverMemory(query = '') {
   return JSON.parse(response.body.toString('utf8'))
 }
 
-function printMemory({ afterLoad, afterCollection }, usage) {
+function printMemory({ afterLoad, afterCollection }, peak) {
   const line = (memory) =>
     `RSS ${memory.rss}, JS heap ${memory.heapUsed} used of ${memory.heapTotal} (old space ${memory.spaces.old_space}, ` +
     `young ${memory.spaces.new_space}, code ${memory.spaces.code_space}), outside the heap ${memory.external} (array buffers ${memory.arrayBuffers})`
   console.log(
-    `\nServer memory (MiB), flags ${MEMORY_FLAGS.join(' ') || 'none (V8 sizes its heap from the machine)'}; peak RSS ${usage?.peakRssMiB}:`,
+    `\nServer memory (MiB), flags ${MEMORY_FLAGS.join(' ') || 'none (V8 sizes its heap from the machine)'}; peak RSS of the run ${peak}:`,
   )
   console.log(`  after the load:        ${line(afterLoad)}`)
   console.log(`  after a full GC:       ${line(afterCollection)}`)
@@ -555,7 +555,7 @@ async function benchEngine(engine) {
 
   const usage = processUsage(server.child.pid)
   const memory = { afterLoad: await serverMemory(), afterCollection: await serverMemory('?gc') }
-  printMemory(memory, usage)
+  printMemory(memory, peakRss({ serverPeakRssMiB: usage?.peakRssMiB, scenarios, upload }))
   const profileStart = Date.now()
   await server.stop()
   const profile = PROFILE ? summarizeProfile(newestProfile(PROFILE_DIR, profileStart - 600_000)) : null
