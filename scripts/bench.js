@@ -56,7 +56,7 @@ import { newestProfile, printProfile, summarizeProfile } from '../bench/profile.
 import { runSeed, signIn } from '../bench/seeded-session.js'
 import { printUpload, readSingleFetch, uploadProof } from '../bench/upload.js'
 import { ensureBuild, root } from './ensure-build.js'
-import { memoryFlags } from './memory.js'
+import { DEFAULT_MEMORY_LIMIT_MB, memoryFlags } from './memory.js'
 
 const args = new Set(process.argv.slice(2))
 const argValue = (name) =>
@@ -260,6 +260,8 @@ function serverEnv(dataDir, databaseUrl) {
   ])
     delete env[key]
   if (databaseUrl) env.DATABASE_URL = databaseUrl
+  // The ceiling the server is told about is the one its flags give it.
+  env.MEMORY_LIMIT_MB = MEMORY_LIMIT || String(DEFAULT_MEMORY_LIMIT_MB)
   // Known to the bench, so it can sign an unsubscribe link as the app does.
   env.AUTH_SECRET = BENCH_AUTH_SECRET
   return env

@@ -1,6 +1,7 @@
 import 'react-router'
 import { createRequestHandler } from '@react-router/express'
 import { existsSync } from 'node:fs'
+import v8 from 'node:v8'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
@@ -80,6 +81,13 @@ export async function startUp() {
   await scheduleDigests()
   if (!env.DATABASE_URL) await startBackupRequests(env.DATA_DIR)
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
+  const heapLimitMiB = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)
+  if (env.MEMORY_LIMIT_MB && heapLimitMiB > env.MEMORY_LIMIT_MB) {
+    logger.warn(
+      { heapLimitMiB, memoryLimitMiB: env.MEMORY_LIMIT_MB },
+      'The JavaScript heap may outgrow MEMORY_LIMIT_MB: start the server with npm start, or node --max-old-space-size=<half of it> server.js',
+    )
+  }
 }
 
 /**

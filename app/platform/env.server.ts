@@ -22,6 +22,13 @@ const EnvSchema = z.object({
   EMAIL_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: optionalString,
+  // The memory the server may use (MiB; 0: none). `npm start` turns it into Node's heap flags
+  // (scripts/memory.js); the server warns when it was started without them.
+  MEMORY_LIMIT_MB: z.coerce
+    .number()
+    .int()
+    .refine((value) => value === 0 || value >= 256, 'must be 0 or at least 256')
+    .default(512),
   // Comma-separated e-mails that become admins at their first confirmed sign-in (bootstrap).
   ADMIN_EMAILS: z
     .string()
