@@ -1,12 +1,13 @@
 import { useEffect } from 'react'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import { showToast, Toaster } from '~/ui/toast'
 import { GeneralErrorBoundary } from '~/ui/error-boundary'
 import { useFocusRescue } from '~/ui/use-focus-rescue'
 import { Footer } from '~/features/site/components/footer'
 import { TopBar, type TopBarUser } from '~/features/site/components/top-bar'
-import { NotificationBell } from '~/features/notifications/components/notification-bell'
+import type { withBell } from '~/features/notifications/components/notification-bell'
+import { lazyPart } from '~/ui/lazy-part'
 import { displayName } from '~/features/account/display-name'
 import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/platform/auth/guards.server'
@@ -45,9 +46,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ user: topBarUser, unreadNotifications, toast }, { headers: headers ?? undefined })
 }
 
+// The bell comes with a members' page (its route's handle is notifications' `withBell`); a member
+// on a public page (the landing, prices, legal texts) gets it a moment later, and a visitor's
+// first load goes without it.
+const LateBell = lazyPart(
+  () => import('~/features/notifications/components/notification-bell').then((module) => module.NotificationBell),
+  <span className="inline-block size-10" aria-hidden />,
+)
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
   const rootData = useRouteLoaderData<typeof loader>('root')
+  const Bell =
+    useMatches()
+      .map((match) => (match.handle as Partial<typeof withBell> | undefined)?.bell)
+      .find(Boolean) ?? LateBell
   return (
     <html lang="es">
       <head>
@@ -64,10 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Saltar al contenido
         </a>
-        <TopBar
-          user={rootData?.user ?? null}
-          bell={rootData?.user ? <NotificationBell initialUnread={rootData.unreadNotifications} /> : null}
-        />
+        <TopBar user={rootData?.user ?? null} bell={rootData?.user ? <Bell initialUnread={rootData.unreadNotifications} /> : null} />
         {/* Focusable from script only: the skip link lands here, and so does focus whose control left the page. */}
         <main id="contenido" tabIndex={-1} className="flex-1 pt-16 outline-none">
           {children}

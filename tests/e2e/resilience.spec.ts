@@ -127,7 +127,8 @@ test('a post typed while the database is away stays, with its words and a Spanis
     env: { PATH: process.env.PATH!, NODE_ENV: 'production', ...env, DATABASE_URL: direct.toString(), E2E_STATE_DIR: stateDir },
     stdio: 'pipe',
   })
-  const writer: Member = JSON.parse(readFileSync(path.join(stateDir, 'members.json'), 'utf8')).premium[0]
+  const members = JSON.parse(readFileSync(path.join(stateDir, 'members.json'), 'utf8'))
+  const [writer, other] = members.premium as [Member, Member]
   const port = 3296
   const server = await startServer(port, env)
   const context = await browser.newContext({ baseURL: `http://localhost:${port}`, storageState: storageStateOf(writer) })
@@ -148,16 +149,26 @@ test('a post typed while the database is away stays, with its words and a Spanis
 
     proxy.refuse()
     await dialog.getByRole('button', { name: 'Publicar' }).click()
-    await expectToast(page, 'Servicio no disponible temporalmente')
+    // The member's session is known without the database (the viewer cache), so the post's own
+    // message answers ('No se pudo crear el post'); a guard that had to look the member up would
+    // say 'Servicio no disponible temporalmente'. Either way, with this line:
+    await expectToast(page, 'No podemos acceder a los datos ahora mismo. Vuelve a intentarlo en unos segundos.')
+    await expectToast(page, 'No se pudo crear el post')
     await expect(dialog).toBeVisible()
     await expect(dialog.getByLabel('Título')).toHaveValue(title)
     await expect(dialog.getByLabel('Contenido')).toHaveValue(content)
     // A page that needs it answers 503 with Retry-After, at once; the load balancer sees it too.
     const started = Date.now()
+    // The writer, known to this process (the viewer cache): the frame, and the feed's own message.
     const away = await fetch(`http://localhost:${port}/comunidad`, { headers: { Cookie: cookieHeader(writer) } })
     expect(away.status).toBe(503)
     expect(away.headers.get('retry-after')).toBe('5')
-    expect(await away.text()).toContain('Servicio no disponible temporalmente')
+    expect(await away.text()).toContain('No se pudieron cargar los posts')
+    // A member it has not seen cannot be looked up: the whole page says the service is away.
+    const stranger = await fetch(`http://localhost:${port}/comunidad`, { headers: { Cookie: cookieHeader(other) } })
+    expect(stranger.status).toBe(503)
+    expect(stranger.headers.get('retry-after')).toBe('5')
+    expect(await stranger.text()).toContain('Servicio no disponible temporalmente')
     expect(Date.now() - started).toBeLessThan(10_000)
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(503)
     // A public page that needs no database keeps working.

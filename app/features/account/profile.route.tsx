@@ -24,8 +24,11 @@ import { displayName } from './display-name'
 import { isProfileComplete } from './profile-completeness'
 import { ChangePasswordSchema, ProfileSchema } from './profile-schemas'
 import type { Route } from './+types/profile.route'
+import { withBell } from '~/features/notifications/components/notification-bell'
 
 export const meta: Route.MetaFunction = () => [{ title: `Mi Perfil · ${site.name}` }, { name: 'robots', content: 'noindex' }]
+
+export const handle = withBell
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)

@@ -23,11 +23,14 @@ import { formatDuration, SESSION_MESSAGES } from './limits'
 import { videoPath } from './paths'
 import { getVideoProvider } from './video-provider.server'
 import type { Route } from './+types/video.route'
+import { withBell } from '~/features/notifications/components/notification-bell'
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.session.title ?? 'Video'} · ${site.name}` },
   { name: 'robots', content: 'noindex' },
 ]
+
+export const handle = withBell
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)

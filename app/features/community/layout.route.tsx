@@ -8,6 +8,7 @@ import { PremiumGateProvider } from './components/premium-gate'
 import { StatsPanel } from './components/stats-panel'
 import { communityStats } from './stats.server'
 import type { Route } from './+types/layout.route'
+import { withBell } from '~/features/notifications/components/notification-bell'
 
 export const meta: Route.MetaFunction = () => [{ title: `Comunidad · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
@@ -26,6 +27,8 @@ const LEGACY_TABS: Record<string, string> = {
   calendario: '/comunidad/calendario',
   miembros: '/comunidad/miembros',
 }
+
+export const handle = withBell
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)

@@ -20,10 +20,13 @@ import { memberAction } from './member-action.server'
 import { ROLE_NAMES } from './role-names'
 import { getUserRoles } from './roles.server'
 import type { Route } from './+types/member.route'
+import { withBell } from '~/features/notifications/components/notification-bell'
 
 export const meta: Route.MetaFunction = () => [{ title: `Perfil de Usuario · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
 const UserIdSchema = z.uuid()
+
+export const handle = withBell
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await requireUser(request)

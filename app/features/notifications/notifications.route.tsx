@@ -12,10 +12,13 @@ import { type NotificationView, linkOf } from './grouping'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { notificationAction, notificationPage } from './notifications.server'
 import type { Route } from './+types/notifications.route'
+import { withBell } from '~/features/notifications/components/notification-bell'
 
 export const meta: Route.MetaFunction = () => [{ title: `Notificaciones · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
 /** The member's own notifications, newest first, a page at a time, optionally only the unread. */
+export const handle = withBell
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   return data(await notificationPage(user, new URL(request.url).searchParams), { headers: { 'Cache-Control': 'no-store' } })

@@ -186,7 +186,13 @@ export async function notificationPage(user: CurrentUser, params: URLSearchParam
   const requestedPage = Number.parseInt(params.get('pagina') ?? '1', 10)
   const page = Number.isInteger(requestedPage) && requestedPage > 0 ? Math.min(requestedPage, 1000) : 1
   const unreadOnly = params.get('solo') === 'no-leidas'
-  const list = await listNotifications(user.id, { page, unreadOnly })
+  // The count is read with the list, not taken from the member as the request found them: the
+  // viewer is cached per process and forgotten a moment after a change, while the bell asks
+  // again the instant a notification is announced.
+  const [list, [counter]] = await Promise.all([
+    listNotifications(user.id, { page, unreadOnly }),
+    getDb().select({ unread: profiles.unreadNotifications }).from(profiles).where(eq(profiles.userId, user.id)),
+  ])
   const items: NotificationView[] = list.items.map((item) => ({
     id: item.id,
     type: item.type,
@@ -201,5 +207,5 @@ export async function notificationPage(user: CurrentUser, params: URLSearchParam
     actor: item.actor ? { name: displayName(item.actor), avatarUrl: item.actor.avatarUrl } : null,
   }))
   // A member without a profile has none.
-  return { unreadCount: user.profile?.unreadNotifications ?? 0, items, page, hasMore: list.hasMore, unreadOnly }
+  return { unreadCount: counter?.unread ?? 0, items, page, hasMore: list.hasMore, unreadOnly }
 }

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { notifications } from './schema'
+import { notificationPage } from './notifications.server'
+import { getCurrentUser } from '~/platform/auth/guards.server'
 import * as notificationsRoute from './notifications.route'
 import { MAX_STREAMS_PER_USER, MAX_STREAMS_TOTAL, notificationStream } from './stream.server'
 import { openStreamCount, startRealtime, stopRealtime, subscribe, type RealtimeEvent } from '~/platform/realtime.server'
@@ -59,6 +61,14 @@ describe('notification bell data', () => {
     const remaining = await getDb().select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, author.userId!))
     expect(remaining).toHaveLength(1)
     expect((await list(author.cookie)).data.unreadCount).toBe(1)
+  })
+
+  test('the bell’s count is read with its list, not taken from the member as the request found them (a cached viewer lags a moment)', async () => {
+    const { author } = await seedNotifications(2)
+    const user = await getCurrentUser(getRequest('/notificaciones/campana', { cookie: author.cookie }))
+    expect(user?.profile?.unreadNotifications).toBe(2)
+    const stale = { ...user!, profile: { ...user!.profile!, unreadNotifications: 0 } }
+    expect((await notificationPage(stale, new URLSearchParams())).unreadCount).toBe(2)
   })
 
   test('mark one read: mine only; the counter drops by one and never below 0', async () => {

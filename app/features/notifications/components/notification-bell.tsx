@@ -193,3 +193,6 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
     </DropdownMenu>
   )
 }
+
+/** A members' page's `handle`: the bell comes with the page's own code, not after it (root.tsx). */
+export const withBell = { bell: NotificationBell }
