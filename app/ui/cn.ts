@@ -8,7 +8,7 @@ import { createTailwindMerge } from 'tailwind-merge'
 // new line of code uses that is missing here (add it to its group).
 const CLASSES: Record<string, string> = {
   mx: 'mx-4 mx-auto',
-  display: 'block contents flex grid hidden inline inline-flex table',
+  display: 'block contents flex grid hidden inline inline-block inline-flex table',
   w: 'w-16 w-2.5 w-56 w-6 w-64 w-[calc(100%-2rem)] w-[min(24rem,calc(100vw-1rem))] w-auto w-fit w-full',
   'max-w': 'max-w-2xl max-w-3xl max-w-40 max-w-4xl max-w-5xl max-w-6xl max-w-full max-w-lg max-w-md max-w-sm max-w-xl',
   'flex-direction': 'flex-col flex-col-reverse flex-row',
