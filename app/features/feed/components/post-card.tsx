@@ -15,11 +15,12 @@ import { useLivePostStats } from '~/features/notifications/live-events'
 import { LikeButton } from '~/features/community/comments/like-button'
 import type { CommentView } from '~/features/community/comments/types'
 import { useFocusReturn } from '~/ui/use-focus-return'
-import { lazyPart } from '~/ui/lazy-part'
 import { CommentsPanel } from '~/features/community/comments/comments-panel'
+// Not a lazy part: for the member's own posts the page renders it (in the no-JS 'Editar') while
+// it hydrates, and a part still loading there held back later router updates (the bell's count).
+import { PostEditForm } from './post-edit-form'
 
 /** The edit form and its form library load when a post is first edited. */
-const PostEditForm = lazyPart(() => import('./post-edit-form').then((module) => module.PostEditForm))
 
 /** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
 const COLLAPSE_CHARS = 150
