@@ -1,5 +1,5 @@
-import { type ReactNode, Suspense, useState } from 'react'
-import { lazyModule } from './lazy-part'
+import { type ReactNode, Suspense } from 'react'
+import { lazyModule, useOpenedOnce } from './lazy-part'
 
 // Radix's dialog, its focus trap and scroll lock are about 10 KiB (gzip) that no page needs until
 // a dialog opens: they load then, and stay (a phone's first load carries none of it).
@@ -14,9 +14,7 @@ export const DialogDescription = radix.component((module) => module.DialogDescri
  * opens; from then on the dialog is there to close, give focus back and open again.
  */
 export function Dialog({ open, onOpenChange, children }: { open: boolean; onOpenChange: (open: boolean) => void; children: ReactNode }) {
-  const [used, setUsed] = useState(open)
-  if (open && !used) setUsed(true)
-  if (!used) return null
+  if (!useOpenedOnce(open)) return null
   return (
     <Suspense fallback={null}>
       <DialogRoot open={open} onOpenChange={onOpenChange}>

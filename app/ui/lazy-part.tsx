@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type ReactNode, Suspense } from 'react'
+import { type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react'
 
 /**
  * A module whose components load when first used, not with the page (a phone's first load
@@ -39,4 +39,23 @@ export function lazyPart<Props extends object>(load: () => Promise<ComponentType
       </Suspense>
     )
   }
+}
+
+/**
+ * A dialog's content as a lazy part that renders (and loads) only once the dialog first opens:
+ * never while the page hydrates, where a part still loading holds back later router updates
+ * (docs/decisions/0027).
+ */
+export function lazyDialogPart<Props extends { open: boolean }>(load: () => Promise<ComponentType<Props>>) {
+  const Part = lazyPart(load)
+  return function DialogPart(props: Props) {
+    return useOpenedOnce(props.open) ? <Part {...props} /> : null
+  }
+}
+
+/** Whether a dialog has been open at least once (from then on it stays, to close and open again). */
+export function useOpenedOnce(open: boolean) {
+  const [opened, setOpened] = useState(open)
+  if (open && !opened) setOpened(true)
+  return opened || open
 }
