@@ -12,6 +12,9 @@ import { displayName } from '~/features/account/display-name'
 import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/platform/auth/guards.server'
 import { getToast } from '~/platform/http/toast.server'
+import { orWhenFailed } from '~/platform/http/responses.server'
+import { DEFAULT_SETTINGS, getSettings } from '~/platform/settings/settings.server'
+import type { Admission } from '~/features/site/components/use-admission'
 import { logger } from '~/platform/logger.server'
 import stylesheet from './app.css?url'
 
@@ -25,7 +28,7 @@ export const links: Route.LinksFunction = () => [
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [user, { toast, headers }] = await Promise.all([
+  const [user, { toast, headers }, settings] = await Promise.all([
     // Spec 000 §8: when the check fails the member is treated as neither admin nor premium; the
     // frame still shows (and the page's own loader says what it cannot do).
     getCurrentUser(request).catch((error: unknown) => {
@@ -33,6 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       return null
     }),
     getToast(request),
+    // Kept by every process and renewed on change (platform/settings): no statement per page.
+    orWhenFailed(getSettings(), DEFAULT_SETTINGS, 'settings'),
   ])
   const topBarUser: TopBarUser | null = user
     ? {
@@ -40,10 +45,12 @@ export async function loader({ request }: Route.LoaderArgs) {
         name: user.profile ? displayName(user.profile, '') || null : user.name || null,
         avatarUrl: user.profile?.avatarUrl ?? null,
         isPremium: Boolean(user.profile?.isPremium),
+        isAdmin: user.isAdmin,
       }
     : null
   const unreadNotifications = user?.profile?.unreadNotifications ?? 0
-  return data({ user: topBarUser, unreadNotifications, toast }, { headers: headers ?? undefined })
+  const admission: Admission = { formUrl: settings.admissionFormUrl, launchAt: settings.admissionLaunchAt }
+  return data({ user: topBarUser, unreadNotifications, toast, admission }, { headers: headers ?? undefined })
 }
 
 // The bell comes with a members' page (its route's handle is notifications' `withBell`); a member
@@ -61,6 +68,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
     useMatches()
       .map((match) => (match.handle as Partial<typeof withBell> | undefined)?.bell)
       .find(Boolean) ?? LateBell
+  useEffect(() => {
+    // Marks the page as interactive (also an error page, which renders without App); the
+    // end-to-end tests wait for it before typing.
+    document.documentElement.dataset.hydrated = ''
+  }, [])
   return (
     <html lang="es">
       <head>
@@ -94,10 +106,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   const { toast } = useLoaderData<typeof loader>()
   useFocusRescue()
-  useEffect(() => {
-    // Marks the page as interactive; the end-to-end tests wait for it before typing.
-    document.documentElement.dataset.hydrated = ''
-  }, [])
   useEffect(() => {
     if (toast) showToast(toast)
   }, [toast])

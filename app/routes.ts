@@ -32,6 +32,14 @@ export default [
   route('calendario/privado/:file', 'features/events/ics.route.ts', { id: 'calendar-feed' }),
   route('usuario/:userId', 'features/members/member.route.tsx'),
 
+  route('admin', 'features/admin/layout.route.tsx', [
+    index('features/admin/dashboard.route.tsx'),
+    route('miembros', 'features/admin/members.route.tsx'),
+    route('trabajos', 'features/admin/jobs.route.tsx'),
+    route('registro', 'features/admin/audit.route.tsx'),
+    route('ajustes', 'features/admin/settings.route.tsx'),
+  ]),
+
   route('notificaciones', 'features/notifications/notifications.route.tsx'),
   route('notificaciones/campana', 'features/notifications/bell.route.ts'),
   route('correo/baja/:token', 'features/notifications/unsubscribe.route.tsx'),

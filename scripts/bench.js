@@ -179,6 +179,24 @@ function notificationTargets() {
   ]
 }
 
+/** Issue 25's console pages, loaded as the seeded admin: the dashboard and the members table. */
+function consoleTargets() {
+  return [
+    {
+      name: '/admin',
+      path: '/admin',
+      asAdmin: true,
+      expect: (body) => body.includes('Ingresos mensuales (MRR)') && body.includes('Miembros activos'),
+    },
+    {
+      name: '/admin/miembros',
+      path: '/admin/miembros',
+      asAdmin: true,
+      expect: (body) => body.includes('Exportar CSV') && body.includes('/usuario/bench-'),
+    },
+  ]
+}
+
 const sessionSearchPath = (sessions) => `/comunidad/sesiones?${new URLSearchParams({ buscar: sessions.search })}`
 
 process.chdir(root)
@@ -427,13 +445,21 @@ async function benchEngine(engine) {
   const server = await startServer(env, logFile)
   console.log(`ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (pid ${server.child.pid})`)
   const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
+  const adminCookie = await signIn(BASE_URL, seeded.admin.email, seeded.admin.password)
+  const cookieOf = (target) => (target.asAdmin ? adminCookie : cookie)
   // Signed links expire within the hour (and a quarter): the bench is over long before.
   const videoSrc = await videoSource(seeded.sessions.withVideo, cookie)
-  const targets = [...TARGETS, ...sessionTargets(seeded.sessions, videoSrc), ...eventTargets(seeded.events), ...notificationTargets()]
+  const targets = [
+    ...TARGETS,
+    ...sessionTargets(seeded.sessions, videoSrc),
+    ...eventTargets(seeded.events),
+    ...notificationTargets(),
+    ...consoleTargets(),
+  ]
   endPhase('start')
 
   for (const target of targets) {
-    const response = await get(`${BASE_URL}${target.path}`, { headers: { ...target.headers, Cookie: cookie } })
+    const response = await get(`${BASE_URL}${target.path}`, { headers: { ...target.headers, Cookie: cookieOf(target) } })
     const body = target.binary ? response.body : response.body.toString('utf8')
     if (response.status !== (target.status ?? 200) || !target.expect(body, response)) {
       throw new Error(`${target.path} answered ${response.status} without the expected content:\n${body.slice(0, 500)}`)
@@ -446,7 +472,7 @@ async function benchEngine(engine) {
 
   const scenarios = []
   for (const target of PROFILE ? targets.filter((target) => target.path === PROFILE_PATH) : targets) {
-    const headers = { ...target.headers, Cookie: cookie, 'Accept-Encoding': 'gzip' }
+    const headers = { ...target.headers, Cookie: cookieOf(target), 'Accept-Encoding': 'gzip' }
     await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency: 10, durationMs: WARMUP_SECONDS * 1000, maxRequests: 5000 })
     for (const concurrency of PROFILE ? [50] : CONCURRENCY) {
       const before = processUsage(server.child.pid)
@@ -519,11 +545,12 @@ async function benchEngine(engine) {
     { name: '/comunidad/calendario, month', path: '/comunidad/calendario?vista=calendario' },
     { name: '/comunidad/calendario/:id', path: `/comunidad/calendario/${seeded.events.busiest}` },
     ...notificationTargets().map(({ name, path }) => ({ name, path })),
+    ...consoleTargets().map(({ name, path, asAdmin }) => ({ name, path, asAdmin })),
   ]
   const queries = []
   for (const check of checks) {
-    const first = await countStatements(check.path, cookie, check.headers)
-    const second = await countStatements(check.path, cookie, check.headers)
+    const first = await countStatements(check.path, cookieOf(check), check.headers)
+    const second = await countStatements(check.path, cookieOf(check), check.headers)
     const status = check.status ?? 200
     if (first.status !== status || second.status !== status)
       throw new Error(`${check.path} answered ${second.status} while counting queries`)
@@ -542,7 +569,6 @@ async function benchEngine(engine) {
 
   let upload = null
   if (!SKIP_UPLOAD) {
-    const adminCookie = await signIn(BASE_URL, seeded.admin.email, seeded.admin.password)
     upload = await uploadProof({
       baseUrl: BASE_URL,
       cookie: adminCookie,

@@ -17,6 +17,7 @@ import { scheduleHousekeeping } from '~/platform/jobs/housekeeping.server'
 import { scheduleUploadExpiry, UPLOAD_PATH } from '~/features/ceo-sessions/local-video.server'
 import { handleVideoUpload } from '~/features/ceo-sessions/video-upload.server'
 import { notificationStream } from '~/features/notifications/stream.server'
+import { EXPORT_PATH, exportMembers } from '~/features/admin/export.server'
 import { scheduleMuxReconciliation } from '~/features/ceo-sessions/mux.server'
 import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
 // Every module that defines jobs, so this process's worker runs them all.
@@ -27,6 +28,7 @@ import '~/features/notifications/activity-email.server'
 import { scheduleDigests } from '~/features/notifications/digest.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
 import { startViewerCache, stopViewerCache } from '~/platform/auth/viewer-cache.server'
+import { startSettings, stopSettings } from '~/platform/settings/settings.server'
 import { createBackup, restoreBackup, startBackupRequests, stopBackupRequests } from '~/platform/backup/backup.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'
@@ -74,6 +76,7 @@ export async function startUp() {
   )
   await startRealtime()
   await startViewerCache()
+  await startSettings()
   await startJobWorker()
   await scheduleHousekeeping()
   await scheduleMuxReconciliation()
@@ -97,6 +100,7 @@ export async function startUp() {
 export async function quiesce() {
   await stopRealtime()
   await stopViewerCache()
+  await stopSettings()
   await stopJobWorker()
 }
 
@@ -184,6 +188,11 @@ export function createApp({ development }: { development: boolean }) {
       .then((response) => sendFetchResponse(res, response))
       // A member who closed the tab is not an error.
       .catch((error: unknown) => (req.destroyed ? undefined : next(error)))
+  })
+  app.get(EXPORT_PATH, (req, res, next) => {
+    exportMembers(fetchRequestOf(req))
+      .then((response) => sendFetchResponse(res, response))
+      .catch((error: unknown) => (req.destroyed ? logger.debug({ err: error }, 'members export: client gone') : next(error)))
   })
   app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
     handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)

@@ -158,3 +158,29 @@ export function getEnv(): Env {
 export function setEnv(env: Env) {
   current = env
 }
+
+const SECRET_VARIABLES = [
+  'AUTH_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'MUX_TOKEN_SECRET',
+  'MUX_WEBHOOK_SECRET',
+  'MUX_SIGNING_PRIVATE_KEY',
+  'S3_SECRET_ACCESS_KEY',
+] as const
+
+/**
+ * A text (a job's last error) fit to show an admin: the configured secrets, the passwords of
+ * connection addresses (SMTP, database) and anything shaped like an API key or token are hidden.
+ */
+export function redactSecrets(text: string, env: Env = getEnv()) {
+  let redacted = text
+  for (const name of SECRET_VARIABLES) {
+    const value = env[name]
+    if (value && value.length >= 8) redacted = redacted.split(value).join('[oculto]')
+  }
+  return redacted
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi, '$1[oculto]@')
+    .replace(/\b(sk|rk|pk|whsec)_(live|test)?_?[A-Za-z0-9]{8,}/g, '[oculto]')
+    .replace(/\b(bearer|token|password|secret|apikey|api_key)(["'\s:=]+)[^\s"',;]+/gi, '$1$2[oculto]')
+}

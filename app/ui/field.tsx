@@ -17,7 +17,7 @@ export function Field<Schema>({
 }: {
   label: ReactNode
   field: FieldMetadata<Schema, any, any>
-  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'datetime-local'
+  type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'datetime-local' | 'date'
 } & Omit<ComponentProps<'input'>, 'type'>) {
   const errorId = `${field.id}-error`
   const hasError = Boolean(field.errors?.length)

@@ -12,3 +12,7 @@ export function Input({ className, ...props }: ComponentProps<'input'>) {
     />
   )
 }
+
+/** A native select looking like an input (native: the phone's own picker, keyboard and screen readers for free). */
+export const SELECT_CLASS =
+  'h-10 rounded-md border border-input bg-background px-3 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm'

@@ -6,6 +6,13 @@ export interface FakeSubscription {
   customer: string
   status: string
   current_period_end: number
+  /** The price as Stripe describes it (default: a monthly 89 € price with an id no app sells). */
+  price?: { id: string; unit_amount: number; interval: 'month' | 'year'; currency?: string }
+  quantity?: number
+  created?: number
+  canceled_at?: number | null
+  ended_at?: number | null
+  cancel_at_period_end?: boolean
 }
 
 /**
@@ -56,13 +63,38 @@ export async function startFakeStripe() {
       const customer = url.searchParams.get('customer')
       const data = subscriptions
         .filter((subscription) => subscription.customer === customer)
-        .map((subscription) => ({
-          id: subscription.id,
-          object: 'subscription',
-          customer: subscription.customer,
-          status: subscription.status,
-          items: { object: 'list', data: [{ id: `si_${subscription.id}`, current_period_end: subscription.current_period_end }] },
-        }))
+        .map((subscription) => {
+          const price = subscription.price ?? { id: 'price_fake', unit_amount: 8900, interval: 'month' }
+          return {
+            id: subscription.id,
+            object: 'subscription',
+            customer: subscription.customer,
+            status: subscription.status,
+            currency: price.currency ?? 'eur',
+            created: subscription.created ?? 1_767_225_600,
+            start_date: subscription.created ?? 1_767_225_600,
+            canceled_at: subscription.canceled_at ?? null,
+            ended_at: subscription.ended_at ?? null,
+            cancel_at_period_end: subscription.cancel_at_period_end ?? false,
+            items: {
+              object: 'list',
+              data: [
+                {
+                  id: `si_${subscription.id}`,
+                  current_period_end: subscription.current_period_end,
+                  quantity: subscription.quantity ?? 1,
+                  price: {
+                    id: price.id,
+                    object: 'price',
+                    currency: price.currency ?? 'eur',
+                    unit_amount: price.unit_amount,
+                    recurring: { interval: price.interval, interval_count: 1 },
+                  },
+                },
+              ],
+            },
+          }
+        })
       return send(200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' })
     }
     send(404, { error: { type: 'invalid_request_error', message: `No fake for ${req.method} ${url.pathname}` } })

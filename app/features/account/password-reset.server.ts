@@ -12,6 +12,7 @@ import type { ForgotPasswordSchema } from './auth-schemas'
  */
 export const passwordResetJob = defineJob<{ email: string }>({
   name: 'account.password-reset',
+  label: 'Correo de recuperación de contraseña',
   async run({ email }) {
     await getAuth().api.requestPasswordReset({ body: { email, redirectTo: '/reset-password' } })
   },

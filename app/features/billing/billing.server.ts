@@ -1,9 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import { getDb } from '~/platform/db/client.server'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { profiles } from '~/features/account/schema'
 import { ensureProfile } from '~/features/account/profile.server'
-import { stripeEvents, testCheckoutSessions } from './schema'
+import { stripeEvents, subscriptions as subscriptionsTable, testCheckoutSessions } from './schema'
 import { user } from '~/platform/auth/schema'
 import { getEnv } from '~/platform/env.server'
 import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState } from './stripe.server'
@@ -110,6 +110,7 @@ export async function applySubscriptionState({
       ;[profile] = await ownerOf()
     }
     if (!profile) return null
+    await keepSubscriptions(tx, profile.userId, customerId, subscriptions)
     // Premium an admin granted is the admin's to take back: a subscription ending does not.
     if (!premium && profile.premiumSource === 'admin') return profile.isPremium
     if (profile.isPremium !== premium) {
@@ -128,6 +129,46 @@ export async function applySubscriptionState({
     }
     return premium
   })
+}
+
+const dateOf = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null)
+
+/** Each subscription as Stripe now describes it, rewritten whole, with the premium it decides. */
+async function keepSubscriptions(tx: DbExecutor, userId: string, customerId: string, states: SubscriptionState[]) {
+  for (const state of states) {
+    if (!state.id) continue
+    const row = {
+      userId,
+      customerId,
+      status: state.status,
+      plan: state.plan ?? null,
+      monthlyCents: state.monthlyCents ?? 0,
+      currency: state.currency ?? 'eur',
+      currentPeriodEnd: dateOf(state.currentPeriodEnd),
+      cancelAtPeriodEnd: state.cancelAtPeriodEnd ?? false,
+      startedAt: dateOf(state.startedAt) ?? new Date(),
+      canceledAt: dateOf(state.canceledAt),
+      endedAt: dateOf(state.endedAt),
+      updatedAt: new Date(),
+    }
+    await tx
+      .insert(subscriptionsTable)
+      .values({ id: state.id, ...row })
+      .onConflictDoUpdate({ target: subscriptionsTable.id, set: row })
+  }
+}
+
+/** The local test checkout's subscriptions of a member (the test portal cancels them). */
+export async function testSubscriptionsOf(userId: string) {
+  return getDb()
+    .select({
+      id: subscriptionsTable.id,
+      plan: subscriptionsTable.plan,
+      monthlyCents: subscriptionsTable.monthlyCents,
+      startedAt: subscriptionsTable.startedAt,
+    })
+    .from(subscriptionsTable)
+    .where(and(eq(subscriptionsTable.userId, userId), eq(subscriptionsTable.customerId, `test_cus_${userId}`)))
 }
 
 export async function isEventProcessed(eventId: string) {

@@ -4,11 +4,39 @@ import { clientIp } from '~/platform/rate-limit/rate-limit.server'
 
 export type Plan = 'monthly' | 'annual'
 
-/** The part of a Stripe subscription that decides access. */
+/** The part of a Stripe subscription that decides access, and what the console's money figures need. */
 export interface SubscriptionState {
   status: Stripe.Subscription.Status
   /** End of the paid period, seconds since the epoch. */
   currentPeriodEnd: number | null
+  /** Stripe's id: with it the subscription is kept in `subscriptions` (the rest below describes it). */
+  id?: string
+  plan?: Plan | null
+  /** Cents per month: the price times the quantity, an annual price as a twelfth. */
+  monthlyCents?: number
+  currency?: string
+  cancelAtPeriodEnd?: boolean
+  /** Seconds since the epoch, as Stripe gives them. */
+  startedAt?: number
+  canceledAt?: number | null
+  endedAt?: number | null
+}
+
+const MONTHS_PER: Record<Stripe.Price.Recurring.Interval, number> = { day: 12 / 365, week: 12 / 52, month: 1, year: 12 }
+
+/** What a Stripe subscription brings in a month, in cents (its first item: our prices are one item). */
+export function monthlyCentsOf(item: Pick<Stripe.SubscriptionItem, 'price' | 'quantity'> | undefined) {
+  const recurring = item?.price?.recurring
+  if (!item || !recurring) return 0
+  const months = (MONTHS_PER[recurring.interval] ?? 1) * (recurring.interval_count || 1)
+  return Math.round(((item.price.unit_amount ?? 0) * (item.quantity ?? 1)) / months)
+}
+
+function planOfPrice(priceId: string | undefined): Plan | null {
+  const env = getEnv()
+  if (priceId && priceId === env.STRIPE_PRICE_MONTHLY) return 'monthly'
+  if (priceId && priceId === env.STRIPE_PRICE_ANNUAL) return 'annual'
+  return null
 }
 
 /** How long a member keeps access while Stripe retries a failed renewal (status past_due). */
@@ -66,10 +94,21 @@ export function priceIdFor(plan: Plan) {
 /** Re-reads a customer's subscriptions from Stripe: the truth, whatever order events came in. */
 export async function readSubscriptions(customerId: string): Promise<SubscriptionState[]> {
   const list = await getStripe().subscriptions.list({ customer: customerId, status: 'all', limit: 20 })
-  return list.data.map((subscription) => ({
-    status: subscription.status,
-    currentPeriodEnd: subscription.items.data[0]?.current_period_end ?? null,
-  }))
+  return list.data.map((subscription) => {
+    const item = subscription.items.data[0]
+    return {
+      status: subscription.status,
+      currentPeriodEnd: item?.current_period_end ?? null,
+      id: subscription.id,
+      plan: planOfPrice(item?.price?.id),
+      monthlyCents: monthlyCentsOf(item),
+      currency: item?.price?.currency ?? subscription.currency ?? 'eur',
+      cancelAtPeriodEnd: Boolean(subscription.cancel_at_period_end),
+      startedAt: subscription.start_date ?? subscription.created,
+      canceledAt: subscription.canceled_at ?? null,
+      endedAt: subscription.ended_at ?? null,
+    }
+  })
 }
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (how Node reports them on a dual-stack socket). */

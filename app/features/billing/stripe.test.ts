@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { profiles } from '~/features/account/schema'
-import { stripeEvents } from './schema'
+import { stripeEvents, subscriptions } from './schema'
 import * as checkoutRoute from './checkout.route'
 import * as portalRoute from './portal.route'
 import * as webhookRoute from './stripe-webhook.route'
@@ -190,6 +190,39 @@ describe('webhooks', () => {
     expect(await sourceOf(userId)).toEqual({ isPremium: false, premiumSource: null })
     const entries = await getDb().select().from(auditLog).where(eq(auditLog.targetUserId, userId))
     expect(entries.map((e) => e.action)).toEqual(['premium_granted', 'premium_removed'])
+  })
+
+  test('each subscription is kept as Stripe describes it, for the console: plan, cents a month, cancellation', async () => {
+    const { userId, customerId } = await customerWithCheckout()
+    fake.subscriptions.push({
+      id: `sub_annual_${userId}`,
+      customer: customerId,
+      status: 'active',
+      current_period_end: inAMonth(),
+      price: { id: 'price_annual_900', unit_amount: 90_000, interval: 'year' },
+      created: 1_767_225_600,
+    })
+    await webhook(event('checkout.session.completed', { object: 'checkout.session', customer: customerId, client_reference_id: userId }))
+    const kept = () => getDb().select().from(subscriptions).where(eq(subscriptions.userId, userId))
+    expect(await kept()).toEqual([
+      expect.objectContaining({
+        id: `sub_annual_${userId}`,
+        customerId,
+        status: 'active',
+        plan: 'annual',
+        monthlyCents: 7500,
+        currency: 'eur',
+        startedAt: new Date(1_767_225_600_000),
+        canceledAt: null,
+        endedAt: null,
+      }),
+    ])
+    const subscription = fake.subscriptions.find((s) => s.customer === customerId)!
+    Object.assign(subscription, { status: 'canceled', canceled_at: 1_780_000_000, ended_at: 1_780_000_000 })
+    await webhook(event('customer.subscription.deleted', { object: 'subscription', customer: customerId }))
+    expect(await kept()).toEqual([
+      expect.objectContaining({ status: 'canceled', canceledAt: new Date(1_780_000_000_000), endedAt: new Date(1_780_000_000_000) }),
+    ])
   })
 
   test('a forged signature is refused and grants nothing', async () => {

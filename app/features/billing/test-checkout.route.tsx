@@ -46,11 +46,23 @@ export async function action({ request }: Route.ActionArgs) {
       invalid: 'Solicitud no válida',
       async run() {
         await setTestCheckoutStatus(session.id, 'paid')
+        const now = Math.floor(Date.now() / 1000)
         // The same activation code a Stripe webhook runs, with a simulated active subscription.
         await applySubscriptionState({
           customerId: `test_cus_${user.id}`,
           userId: user.id,
-          subscriptions: [{ status: 'active', currentPeriodEnd: Math.floor(Date.now() / 1000) + PERIOD_SECONDS[session.plan] }],
+          subscriptions: [
+            {
+              status: 'active',
+              currentPeriodEnd: now + PERIOD_SECONDS[session.plan],
+              id: `test_sub_${session.id}`,
+              plan: session.plan,
+              // The prices the page shows: an annual one counts as a twelfth a month.
+              monthlyCents: Math.round((pricing.plans[session.plan].amount * 100) / (session.plan === 'annual' ? 12 : 1)),
+              currency: 'eur',
+              startedAt: now,
+            },
+          ],
         })
         return redirect('/success')
       },

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { profiles } from '~/features/account/schema'
+import { subscriptions } from './schema'
 import * as webhookRoute from './stripe-webhook.route'
 import * as checkoutRoute from './checkout.route'
 import * as portalRoute from './portal.route'
@@ -49,6 +50,18 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     )
     expect(paid.location).toBe('/success')
     expect(await premiumOf(userId)).toBe(true)
+    // Kept for the console like a Stripe subscription: 900 € a year is 75 € a month.
+    const kept = () =>
+      getDb()
+        .select({
+          plan: subscriptions.plan,
+          status: subscriptions.status,
+          monthlyCents: subscriptions.monthlyCents,
+          endedAt: subscriptions.endedAt,
+        })
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, userId))
+    expect(await kept()).toEqual([{ plan: 'annual', status: 'active', monthlyCents: 7500, endedAt: null }])
 
     // The session is spent: it cannot be paid twice.
     const again = await run(() =>
@@ -84,6 +97,7 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     )
     expect(cancelled.location).toBe('/perfil')
     expect(await premiumOf(userId)).toBe(false)
+    expect(await kept()).toEqual([{ plan: 'annual', status: 'canceled', monthlyCents: 7500, endedAt: expect.any(Date) }])
   })
 
   test('cancelling ends on /canceled with nothing granted', async () => {

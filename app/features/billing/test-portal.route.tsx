@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { Button } from '~/ui/button'
 import { CardContent } from '~/ui/card'
-import { applySubscriptionState } from './billing.server'
+import { applySubscriptionState, testSubscriptionsOf } from './billing.server'
 import { TestModeCard } from './components/test-mode-card'
 import { site } from '~/site.config'
 import { isLocalTestCheckout } from './stripe.server'
@@ -18,7 +18,7 @@ async function requireTestCustomer(request: Request) {
   const user = await requireUser(request)
   const customerId = user.profile?.stripeCustomerId
   if (!customerId?.startsWith('test_cus_')) refuse(404, 'No encontrado')
-  return customerId
+  return { customerId, userId: user.id }
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -28,12 +28,26 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** The test stand-in for Stripe's billing portal: cancelling runs the webhook's code path. */
 export async function action({ request }: Route.ActionArgs) {
-  const customerId = await requireTestCustomer(request)
+  const { customerId, userId } = await requireTestCustomer(request)
   return handleIntent(request, z.object({ intent: z.literal('cancel-subscription') }), {
     'cancel-subscription': {
       invalid: 'Solicitud no válida',
       async run() {
-        await applySubscriptionState({ customerId, subscriptions: [{ status: 'canceled', currentPeriodEnd: null }] })
+        const now = Math.floor(Date.now() / 1000)
+        const kept = await testSubscriptionsOf(userId)
+        // Each one ends now, as Stripe describes an immediate cancellation (the dashboard counts it).
+        const canceled = kept.map((subscription) => ({
+          ...subscription,
+          status: 'canceled' as const,
+          currentPeriodEnd: null,
+          startedAt: Math.floor(subscription.startedAt.getTime() / 1000),
+          canceledAt: now,
+          endedAt: now,
+        }))
+        await applySubscriptionState({
+          customerId,
+          subscriptions: canceled.length ? canceled : [{ status: 'canceled', currentPeriodEnd: null }],
+        })
         return redirectWithToast('/perfil', { type: 'success', title: 'Suscripción cancelada' })
       },
     },

@@ -1,3 +1,4 @@
+import { recordAudit } from '~/platform/audit/audit.server'
 import { displayName } from '~/features/account/display-name'
 import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
@@ -105,6 +106,7 @@ async function updateIntent(request: Request, user: CurrentUser, input: Input<'u
 async function deleteIntent(user: CurrentUser, input: Input<'delete-session'>) {
   const session = await ownedSession(user, input.sessionId, SESSION_MESSAGES.deleteFailed)
   const deleted = await deleteSession(session.id)
+  await recordAudit({ action: 'session_deleted', actorUserId: user.id, details: { sessionId: session.id, title: session.title } })
   // Spec 001 §8: the session is gone; a file that could not be removed is said, not hidden.
   return success(
     { sessionId: session.id },

@@ -5,8 +5,9 @@ import { displayName } from '~/features/account/display-name'
 import type { CurrentUser } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { getDb } from '~/platform/db/client.server'
+import { DEFAULT_TIME_ZONE } from '~/platform/dates'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
-import { ceoSessionLikes, ceoSessionProgress, ceoSessions } from './schema'
+import { ceoSessionDailyViews, ceoSessionLikes, ceoSessionProgress, ceoSessions } from './schema'
 import { searchTextOf } from './sessions.server'
 
 /** Cards per page of the library. */
@@ -194,14 +195,23 @@ export async function getSessionForEdit(sessionId: string) {
   return row ?? null
 }
 
-/** Spec 001 §4: +1 per opening, in the database (no read-then-write race). Published sessions only. */
+/**
+ * Spec 001 §4: +1 per opening, in the database (no read-then-write race). Published sessions only.
+ * The same statement counts the opening on its day (community's zone), for the console's periods.
+ */
 export async function recordView(sessionId: string) {
-  const [row] = await getDb()
-    .update(ceoSessions)
-    .set({ viewCount: sql`${ceoSessions.viewCount} + 1` })
-    .where(and(eq(ceoSessions.id, sessionId), eq(ceoSessions.publicationStatus, 'published')))
-    .returning({ viewCount: ceoSessions.viewCount })
-  return row?.viewCount ?? null
+  const result = (await getDb().execute(sql`
+    with viewed as (
+      update ${ceoSessions} set view_count = view_count + 1
+      where id = ${sessionId} and publication_status = 'published'
+      returning id, view_count
+    ), daily as (
+      insert into ${ceoSessionDailyViews} (session_id, day, views)
+      select id, (now() at time zone ${DEFAULT_TIME_ZONE})::date, 1 from viewed
+      on conflict (session_id, day) do update set views = ${ceoSessionDailyViews}.views + 1
+    )
+    select view_count as "viewCount" from viewed`)) as unknown as { rows: Array<{ viewCount: number }> }
+  return result.rows[0]?.viewCount ?? null
 }
 
 /** Where the member stopped watching; written at most as often as the player reports. */

@@ -281,6 +281,7 @@ async function posterFrame(file: string, seconds: number | null) {
 
 export const processLocalVideoJob = defineJob<{ uploadId: string }>({
   name: 'ceo-sessions.process-local-video',
+  label: 'Procesado de vídeo',
   timeoutSeconds: 15 * 60,
   async run({ uploadId }) {
     const db = getDb()
@@ -363,6 +364,7 @@ export async function expireAbandonedUploads(now = new Date()) {
 
 export const expireUploadsJob = defineJob<Record<string, never>>({
   name: 'ceo-sessions.expire-uploads',
+  label: 'Limpieza de subidas abandonadas',
   retry: () => null,
   async run() {
     await scheduleUploadExpiry(new Date(Date.now() + DAY_MS))

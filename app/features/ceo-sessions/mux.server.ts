@@ -248,6 +248,7 @@ const slotStart = (at: Date) => new Date(Math.floor(at.getTime() / RECONCILE_EVE
 
 export const reconcileMuxJob = defineJob<Record<string, never>>({
   name: 'ceo-sessions.reconcile-mux',
+  label: 'Sincronización con Mux',
   // The next run comes in five minutes anyway; a retry would only overlap it.
   retry: () => null,
   async run() {

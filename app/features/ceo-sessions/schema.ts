@@ -1,4 +1,17 @@
-import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { user, userIdColumn } from '../../platform/auth/schema'
 import { likesTable } from '../community/comments/schema'
 
@@ -112,4 +125,17 @@ export const ceoSessionProgress = pgTable(
     primaryKey({ columns: [table.sessionId, table.userId] }),
     index('ceo_session_progress_user_idx').on(table.userId, table.updatedAt.desc()),
   ],
+)
+
+/** Openings per session and day (in the community's zone), written with view_count: the console's views of a period. */
+export const ceoSessionDailyViews = pgTable(
+  'ceo_session_daily_views',
+  {
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => ceoSessions.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    views: integer('views').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.sessionId, table.day] }), index('ceo_session_daily_views_day_idx').on(table.day)],
 )

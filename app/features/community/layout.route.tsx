@@ -1,9 +1,11 @@
-import { NavLink, Outlet, redirect, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { TabNav } from '~/ui/tab-nav'
+import { Outlet, redirect, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { Megaphone } from 'lucide-react'
 import { site } from '~/site.config'
+import { activeAnnouncement, DEFAULT_SETTINGS, getSettings } from '~/platform/settings/settings.server'
 import { displayName } from '~/features/account/display-name'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
 import { orWhenFailed } from '~/platform/http/responses.server'
-import { cn } from '~/ui/cn'
 import { PremiumGateProvider } from './components/premium-gate'
 import { StatsPanel } from './components/stats-panel'
 import { communityStats } from './stats.server'
@@ -45,8 +47,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const user = await requireCompleteProfile(request)
   // Spec 001 §8: a panel that cannot count shows zeros; the tab under it still loads.
-  const stats = await orWhenFailed(communityStats(), { members: 0, discussions: 0, eventsThisMonth: 0, ceoSessions: 0 }, 'stats panel')
-  return { name: displayName(user.profile), hasAccess: user.hasAccess, stats }
+  const [stats, settings] = await Promise.all([
+    orWhenFailed(communityStats(), { members: 0, discussions: 0, eventsThisMonth: 0, ceoSessions: 0 }, 'stats panel'),
+    orWhenFailed(getSettings(), DEFAULT_SETTINGS, 'settings'),
+  ])
+  return { name: displayName(user.profile), hasAccess: user.hasAccess, stats, announcement: activeAnnouncement(settings) }
 }
 
 /** The counters change with posts and members, not with a like or a comment. */
@@ -69,25 +74,16 @@ export default function CommunityLayout({ loaderData }: Route.ComponentProps) {
           <h1 className="text-3xl font-bold tracking-tight">Comunidad</h1>
           <p className="mt-1 text-muted-foreground">Hola, {loaderData.name}.</p>
         </header>
-        <nav aria-label="Secciones de la comunidad" className="-mx-4 flex overflow-x-auto border-b px-4 sm:gap-1">
-          {TABS.map((tab) => (
-            <NavLink
-              key={tab.path}
-              to={tab.path}
-              // The feed is the index: only its own URL marks it; a tab's pages (an event) mark their tab.
-              end={tab.path === '/comunidad'}
-              prefetch="intent"
-              className={({ isActive }) =>
-                cn(
-                  '-mb-px shrink-0 border-b-2 border-transparent px-2 py-2 text-sm font-medium text-muted-foreground hover:text-foreground sm:px-4',
-                  isActive && 'border-primary text-foreground',
-                )
-              }
-            >
-              {tab.label}
-            </NavLink>
-          ))}
-        </nav>
+        {loaderData.announcement ? (
+          <aside
+            aria-label="Aviso"
+            className="flex gap-2 rounded-lg border border-gold/40 bg-gold/10 px-4 py-3 text-sm [overflow-wrap:anywhere]"
+          >
+            <Megaphone className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <p>{loaderData.announcement}</p>
+          </aside>
+        ) : null}
+        <TabNav label="Secciones de la comunidad" tabs={TABS} />
         <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
           <div className="grid min-w-0 content-start gap-4">
             <Outlet />

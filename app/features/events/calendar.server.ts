@@ -1,3 +1,4 @@
+import { recordAudit } from '~/platform/audit/audit.server'
 import { getDb } from '~/platform/db/client.server'
 import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
 import { fromWallTime } from '~/platform/dates'
@@ -97,6 +98,7 @@ async function deleteIntent(user: CurrentUser, input: Input<'delete-event'>) {
   requireCapability(user, 'manage-events', EVENT_MESSAGES.deleteFailed)
   const removed = await deleteEvent(input.eventId)
   if (!removed) refuse(404, EVENT_MESSAGES.deleteFailed, { detail: { eventId: input.eventId } })
+  await recordAudit({ action: 'event_deleted', actorUserId: user.id, details: { eventId: input.eventId, title: removed.title } })
   if (removed.imageKey)
     await getStorage()
       .delete(removed.imageKey)

@@ -155,7 +155,7 @@ export async function setRecording(eventId: string, sessionId: string | null) {
 }
 
 export async function deleteEvent(eventId: string) {
-  const [row] = await getDb().delete(events).where(eq(events.id, eventId)).returning({ imageKey: events.imageKey })
+  const [row] = await getDb().delete(events).where(eq(events.id, eventId)).returning({ imageKey: events.imageKey, title: events.title })
   return row ?? null
 }
 

@@ -28,6 +28,7 @@ type ReminderKind = (typeof REMINDERS)[number]['kind']
  */
 export const reminderJob = defineJob<{ eventId: string; userId: string; kind: ReminderKind; eventDate: string }>({
   name: 'events.reminder',
+  label: 'Recordatorio de evento',
   async run({ eventId, userId, kind, eventDate }) {
     const [row] = await getDb()
       .select({

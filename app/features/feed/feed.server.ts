@@ -1,3 +1,4 @@
+import { recordAudit } from '~/platform/audit/audit.server'
 import { displayName } from '~/features/account/display-name'
 import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
@@ -111,6 +112,14 @@ async function deletePostIntent(user: CurrentUser, input: Input<'delete-post'>) 
   if (!post) refuse(404, 'No se pudo eliminar el post')
   if (post.userId !== user.id && !can(user, 'moderate-content')) refuse(403, 'No se pudo eliminar el post', { detail: { postId: post.id } })
   const files = await deletePost(post.id)
+  if (post.userId !== user.id) {
+    await recordAudit({
+      action: 'post_deleted',
+      actorUserId: user.id,
+      targetUserId: post.userId,
+      details: { postId: post.id, title: post.title },
+    })
+  }
   await Promise.all(
     files.map((key) =>
       getStorage()

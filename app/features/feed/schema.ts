@@ -76,7 +76,10 @@ export const communityComments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('community_comments_post_idx').on(table.postId, table.createdAt)],
+  (table) => [
+    index('community_comments_post_idx').on(table.postId, table.createdAt),
+    index('community_comments_created_idx').on(table.createdAt),
+  ],
 )
 
 export const postLikes = likesTable('post_likes', 'postId', () => communityPosts.id)

@@ -23,6 +23,7 @@ import { actorsOf, NOTIFICATION_COLUMNS } from './views.server'
  */
 export const activityEmailJob = defineJob<{ userId?: string }>({
   name: 'notifications.activity-email',
+  label: 'Correo de actividad',
   async run({ userId }) {
     if (userId) await sendActivityEmail(userId)
     else await sendDueActivityEmails()

@@ -31,6 +31,7 @@ const hourKey = (date: Date) => date.toISOString().slice(0, 13)
  */
 export const digestJob = defineJob<Record<string, never>>({
   name: 'notifications.digest',
+  label: 'Resumen diario y semanal',
   timeoutSeconds: 15 * 60,
   async run() {
     const sent = await sendDueDigests(new Date())

@@ -7,10 +7,11 @@ import { site } from '~/site.config'
 
 export { site }
 
-/** External addresses, all opened in a new tab. They live in `site.config.ts`. */
+/**
+ * External addresses, all opened in a new tab. They live in `site.config.ts`; the admission
+ * questionnaire's is a setting the operator changes in the console (components/use-admission.ts).
+ */
 export const externalLinks = {
-  /** The admission questionnaire behind every 'Solicitar admisión' button. */
-  admissionForm: site.admissionFormUrl,
   /** The booking page behind 'Hablemos'. */
   booking: site.bookingUrl,
 } as const

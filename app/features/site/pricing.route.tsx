@@ -1,9 +1,10 @@
+import { useAdmission } from './components/use-admission'
 import { ArrowRight } from '~/features/site/components/icons'
 import { Link, useRouteLoaderData } from 'react-router'
 import { ExternalButton } from '~/features/site/components/external-button'
 import { PricingCard } from '~/features/site/components/pricing-card'
 import { pageMeta } from '~/features/site/components/seo'
-import { externalLinks, pricingPage, seo } from './content'
+import { pricingPage, seo } from './content'
 import { getEnv } from '~/platform/env.server'
 import type { Route } from './+types/pricing.route'
 
@@ -17,6 +18,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   pageMeta({ origin: loaderData?.origin ?? '', path: '/pricing', title: seo.pricingTitle, description: seo.pricingDescription })
 
 export default function PricingPage() {
+  const admission = useAdmission()
   const root = useRouteLoaderData('root') as RootData
   const user = root?.user ?? null
   return (
@@ -35,7 +37,7 @@ export default function PricingPage() {
           {user?.isPremium ? null : (
             <>
               <p className="text-muted-foreground">{pricingPage.admissionNote}</p>
-              <ExternalButton href={externalLinks.admissionForm} tone="primary" className="w-full sm:w-auto">
+              <ExternalButton href={admission.formUrl} tone="primary" className="w-full sm:w-auto">
                 {pricingPage.admissionCta}
               </ExternalButton>
             </>

@@ -12,5 +12,9 @@ export const auditLog = pgTable(
     ipAddress: text('ip_address'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('audit_log_created_at_idx').on(table.createdAt)],
+  (table) => [
+    index('audit_log_created_at_idx').on(table.createdAt),
+    index('audit_log_actor_idx').on(table.actorUserId, table.id),
+    index('audit_log_action_idx').on(table.action, table.id),
+  ],
 )

@@ -3,6 +3,7 @@ import { getViewer, type Profile } from '~/features/account/profile.server'
 import { isProfileComplete } from '~/features/account/profile-completeness'
 import { oncePerRequest } from '~/platform/http/request-context.server'
 import { refuse, unavailableIfDatabaseAway } from '~/platform/http/responses.server'
+import { noteActive } from './activity.server'
 import { getAuth } from './auth.server'
 import { cachedViewer, keepViewer } from './viewer-cache.server'
 import { type Capability, can } from './capabilities'
@@ -26,7 +27,11 @@ export interface CurrentUser {
  */
 export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
   // The database away is a 503 for the page (or the form), never a sign-in page or a 500.
-  return oncePerRequest('current-user', () => loadCurrentUser(request).catch(unavailableIfDatabaseAway))
+  return oncePerRequest('current-user', async () => {
+    const user = await loadCurrentUser(request).catch(unavailableIfDatabaseAway)
+    if (user) noteActive(user.id)
+    return user
+  })
 }
 
 async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
@@ -74,6 +79,16 @@ export async function requireAnonymous(request: Request) {
 export async function requireCompleteProfile(request: Request) {
   const user = await requireUser(request)
   if (!isProfileComplete(user.profile)) throw redirect('/perfil?incompleto=1')
+  return user
+}
+
+/**
+ * The operator's console (/admin): a visitor signs in first; to anyone signed in who is not an
+ * admin the console does not exist (404), so its pages are not announced to members.
+ */
+export async function requireAdminConsole(request: Request) {
+  const user = await requireUser(request)
+  if (!user.isAdmin) refuse(404, 'Página no encontrada', { detail: { userId: user.id, console: true } })
   return user
 }
 

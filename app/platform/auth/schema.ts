@@ -1,5 +1,5 @@
 import { relations } from 'drizzle-orm'
-import { bigint, boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, date, index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
 // The tables better-auth's Drizzle adapter manages, written by hand after its documented
 // core schema (its CLI needs Node 22). Property names are the adapter's field names.
@@ -100,3 +100,17 @@ export const userRoles = pgTable(
 export type Role = (typeof roleEnum.enumValues)[number]
 
 export const accountRelations = relations(account, ({ one }) => ({ user: one(user, { fields: [account.userId], references: [user.id] }) }))
+
+/**
+ * The days each member used the community signed in (activity.server: at most one write per
+ * member and day per process). The console's 'active members' are read from here by day, never
+ * by scanning what members wrote.
+ */
+export const memberActivityDays = pgTable(
+  'member_activity_days',
+  {
+    day: date('day').notNull(),
+    userId: userIdColumn(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.userId] })],
+)

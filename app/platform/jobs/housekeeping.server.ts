@@ -16,6 +16,7 @@ const dayKey = (date: Date) => date.toISOString().slice(0, 10)
  */
 export const housekeepingJob = defineJob<Record<string, never>>({
   name: 'platform.housekeeping',
+  label: 'Limpieza diaria',
   async run() {
     await getDb()
       .delete(jobs)

@@ -12,6 +12,8 @@ import { jobs } from './schema'
  */
 export interface JobDefinition<Payload> {
   name: string
+  /** What the operator's console calls it (Spanish). */
+  label?: string
   run: (payload: Payload, context: { attempts: number; jobId: number }) => Promise<void>
   /** Seconds until the next try after a failure, or null to give up. Default: 30 s doubling, 8 tries. */
   retry?: (attempts: number, error: unknown) => number | null
@@ -25,6 +27,11 @@ export function defineJob<Payload>(definition: JobDefinition<Payload>) {
   if (definitions.has(definition.name)) throw new Error(`Job ${definition.name} is defined twice`)
   definitions.set(definition.name, definition as JobDefinition<never>)
   return definition
+}
+
+/** The Spanish name of a kind of job, for the console (its own name when this process does not define it). */
+export function jobLabel(name: string) {
+  return definitions.get(name)?.label ?? name
 }
 
 export function defaultRetry(attempts: number) {
@@ -197,7 +204,7 @@ async function drain(current: NonNullable<typeof worker>) {
   current.timer = setTimeout(wake, Math.min(delay, MAX_SLEEP_MS))
 }
 
-/** For `npm run jobs` and tests: the jobs that gave up, newest first. */
+/** For `npm run jobs` and the console: the jobs that gave up, newest first. */
 export async function listFailedJobs(limit = 50) {
   return getDb()
     .select({
@@ -215,12 +222,36 @@ export async function listFailedJobs(limit = 50) {
 }
 
 /** Puts failed jobs back in the queue (all of them, or the ids given). */
-export async function retryFailedJobs(ids?: number[]) {
-  const retried = await getDb()
+export async function retryFailedJobs(ids?: number[], executor: DbExecutor = getDb()) {
+  const retried = await executor
     .update(jobs)
     .set({ status: 'queued', attempts: 0, runAt: sql`now()`, finishedAt: null })
     .where(and(eq(jobs.status, 'failed'), ids ? inArray(jobs.id, ids) : undefined))
     .returning({ id: jobs.id })
-  if (retried.length > 0) await getDb().execute(sql`select pg_notify(${CHANNEL}, 'retry')`)
+  if (retried.length > 0) await executor.execute(sql`select pg_notify(${CHANNEL}, 'retry')`)
   return retried.length
+}
+
+/** Removes failed jobs the operator has decided not to run again (the ids given); returns the ids removed. */
+export async function discardFailedJobs(ids: number[], executor: DbExecutor = getDb()) {
+  if (ids.length === 0) return []
+  const removed = await executor
+    .delete(jobs)
+    .where(and(eq(jobs.status, 'failed'), inArray(jobs.id, ids)))
+    .returning({ id: jobs.id, name: jobs.name })
+  return removed
+}
+
+/** Jobs waiting or running, per kind (the queue's partial index: never the finished ones). */
+export async function pendingJobsByName() {
+  return getDb()
+    .select({
+      name: jobs.name,
+      queued: sql<number>`count(*) filter (where ${jobs.status} = 'queued')`.mapWith(Number),
+      running: sql<number>`count(*) filter (where ${jobs.status} = 'running')`.mapWith(Number),
+    })
+    .from(jobs)
+    .where(inArray(jobs.status, ['queued', 'running']))
+    .groupBy(jobs.name)
+    .orderBy(jobs.name)
 }

@@ -28,6 +28,8 @@ export const jobs = pgTable(
     index('jobs_due_idx')
       .on(table.runAt)
       .where(sql`status in ('queued', 'running')`),
+    // The console's 'last run' of a kind of job (the digest) without reading every finished job.
+    index('jobs_name_finished_idx').on(table.name, table.finishedAt),
     index('jobs_failed_idx')
       .on(table.createdAt)
       .where(sql`status = 'failed'`),

@@ -86,6 +86,7 @@ export function retryDelaySeconds(attempts: number) {
 /** E-mail is one kind of job: rendered before it is queued, sent by whichever worker claims it. */
 export const sendMailJob = defineJob<MailMessage>({
   name: 'mail.send',
+  label: 'Envío de correo',
   async run(message) {
     await currentTransport().send({ ...message, from: getEnv().MAIL_FROM })
   },

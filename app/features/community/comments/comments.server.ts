@@ -5,6 +5,7 @@ import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { can } from '~/platform/auth/capabilities'
 import { type CurrentUser, requireAccess } from '~/platform/auth/guards.server'
+import { type AuditEntry, recordAudit } from '~/platform/audit/audit.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse, success } from '~/platform/http/responses.server'
 import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
@@ -158,9 +159,10 @@ async function addComment(
 }
 
 /** Deleting a comment takes its replies with it; the counter drops by all of them. */
-async function deleteComment(c: Commentable, commentId: string) {
+async function deleteComment(c: Commentable, commentId: string, moderation?: AuditEntry) {
   const { comments: t, target: s } = c
   await getDb().transaction(async (tx) => {
+    if (moderation) await recordAudit(moderation, tx)
     const removed = await tx
       .delete(t)
       .where(sql`${t.id} = ${commentId} or ${t.parentCommentId} = ${commentId}`)
@@ -227,7 +229,17 @@ export function commentHandlers<F extends Subject>(c: Commentable<F>, user: Curr
         if (comment.userId !== user.id && !can(user, 'moderate-content')) {
           refuse(403, 'No se pudo eliminar el comentario', { detail: { commentId: comment.id } })
         }
-        await deleteComment(c, comment.id)
+        // A moderator removing someone else's words is an admin action: the audit log names it.
+        const moderation: AuditEntry | undefined =
+          comment.userId === user.id
+            ? undefined
+            : {
+                action: 'comment_deleted',
+                actorUserId: user.id,
+                targetUserId: comment.userId,
+                details: { commentId: comment.id, on: c.field },
+              }
+        await deleteComment(c, comment.id, moderation)
         return success(about(comment.targetId, comment.id), { title: 'Comentario eliminado' })
       },
     },

@@ -1,3 +1,4 @@
+import { SELECT_CLASS } from '~/ui/input'
 import { getSelectProps, useForm } from '@conform-to/react'
 import { useRef } from 'react'
 import { useFetcher } from 'react-router'
@@ -17,9 +18,6 @@ export interface EditableEvent extends EventFields<string> {
 
 type EventResult = Result<{ eventId?: string }>
 type EventForm = Record<keyof EventFields, string>
-
-const SELECT_CLASS =
-  'h-10 rounded-md border border-input bg-background px-3 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm'
 
 /** 'Nuevo Evento' and 'Editar evento' (spec 001 §5 'Event edit'): the server checks every rule again. */
 export function EventDialog({ event, open, onClose }: { event?: EditableEvent; open: boolean; onClose: () => void }) {

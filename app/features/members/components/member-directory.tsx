@@ -1,3 +1,4 @@
+import { Pager } from '~/ui/pager'
 import { Search, SlidersHorizontal } from 'lucide-react'
 import { Form, Link } from 'react-router'
 import { Badge } from '~/ui/badge'
@@ -121,23 +122,7 @@ export function MemberDirectory({ directory }: { directory: DirectoryView }) {
         </ul>
       )}
 
-      {directory.pageCount > 1 ? (
-        <nav aria-label="Páginas del directorio" className="flex items-center justify-center gap-3 text-sm">
-          {directory.page > 1 ? (
-            <Link to={pageHref(directory.page - 1)} className="rounded-md border px-3 py-1.5 hover:bg-accent">
-              Anterior
-            </Link>
-          ) : null}
-          <span>
-            Página {directory.page} de {directory.pageCount}
-          </span>
-          {directory.page < directory.pageCount ? (
-            <Link to={pageHref(directory.page + 1)} className="rounded-md border px-3 py-1.5 hover:bg-accent">
-              Siguiente
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager label="Páginas del directorio" page={directory.page} pageCount={directory.pageCount} hrefOf={pageHref} />
     </section>
   )
 }

@@ -1,7 +1,9 @@
-import { closing, externalLinks } from '~/features/site/content'
+import { useAdmission } from './use-admission'
+import { closing } from '~/features/site/content'
 import { ExternalButton } from './external-button'
 
 export function ClosingCta() {
+  const admission = useAdmission()
   return (
     <section aria-labelledby="cierre-title" className="relative isolate overflow-hidden bg-navy text-white">
       <div aria-hidden className="absolute inset-0 -z-10 bg-[radial-gradient(50%_70%_at_50%_0%,rgba(11,79,74,0.9),transparent_75%)]" />
@@ -11,7 +13,7 @@ export function ClosingCta() {
           {closing.title}
         </h2>
         <p className="mt-5 text-lg text-slate-200">{closing.text}</p>
-        <ExternalButton href={externalLinks.admissionForm} onDark className="mt-8 w-full sm:w-auto">
+        <ExternalButton href={admission.formUrl} onDark className="mt-8 w-full sm:w-auto">
           {closing.primaryCta}
         </ExternalButton>
       </div>

@@ -1,8 +1,10 @@
-import { externalLinks, hero } from '~/features/site/content'
+import { useAdmission } from './use-admission'
+import { hero } from '~/features/site/content'
 import { ExternalButton, Eyebrow } from './external-button'
 import { Check } from './icons'
 
 export function Hero() {
+  const admission = useAdmission()
   return (
     <section aria-labelledby="hero-title" className="relative isolate overflow-hidden bg-navy text-white">
       {/* Soft evening light: CSS gradients only, nothing to download above the fold. */}
@@ -18,10 +20,10 @@ export function Hero() {
           </h1>
           <p className="max-w-2xl text-lg text-slate-200 sm:text-xl">{hero.lead}</p>
           <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
-            <ExternalButton href={externalLinks.admissionForm} onDark>
+            <ExternalButton href={admission.formUrl} onDark>
               {hero.primaryCta}
             </ExternalButton>
-            <ExternalButton href={externalLinks.admissionForm} tone="outline-dark" onDark>
+            <ExternalButton href={admission.formUrl} tone="outline-dark" onDark>
               {hero.secondaryCta}
             </ExternalButton>
           </div>

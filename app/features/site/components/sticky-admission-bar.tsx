@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useRouteLoaderData } from 'react-router'
-import { externalLinks, stickyBar } from '~/features/site/content'
-import { site } from '~/site.config'
+import { stickyBar } from '~/features/site/content'
+import { useAdmission } from './use-admission'
 import { cn } from '~/ui/cn'
 import { ExternalButton } from './external-button'
 
@@ -25,19 +25,17 @@ export function remainingUntil(target: number, now: number): Remaining {
   }
 }
 
-/** The date has no offset, so `new Date` reads it in the visitor's local time. */
-const launchAt = () => new Date(site.admission.launchAt).getTime()
-
-function useCountdown() {
+function useCountdown(launchAt: string) {
   // Nothing on the server and in the first client render: the clocks differ (no hydration mismatch).
   const [remaining, setRemaining] = useState<Remaining | null>(null)
   useEffect(() => {
-    const target = launchAt()
+    // The date has no offset, so `new Date` reads it in the visitor's local time.
+    const target = new Date(launchAt).getTime()
     const tick = () => setRemaining(remainingUntil(target, Date.now()))
     tick()
     const timer = window.setInterval(tick, 1000)
     return () => window.clearInterval(timer)
-  }, [])
+  }, [launchAt])
   return remaining
 }
 
@@ -47,6 +45,7 @@ function useCountdown() {
  */
 export function StickyAdmissionBar() {
   const root = useRouteLoaderData('root') as RootData
+  const admission = useAdmission()
   const eligible = !root?.user?.isPremium
   const [visible, setVisible] = useState(false)
 
@@ -73,8 +72,8 @@ export function StickyAdmissionBar() {
       )}
     >
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-        <Countdown />
-        <ExternalButton href={externalLinks.admissionForm} onDark size="default" className="shrink-0 px-3 sm:px-5">
+        <Countdown launchAt={admission.launchAt} />
+        <ExternalButton href={admission.formUrl} onDark size="default" className="shrink-0 px-3 sm:px-5">
           {stickyBar.cta}
         </ExternalButton>
       </div>
@@ -82,8 +81,8 @@ export function StickyAdmissionBar() {
   )
 }
 
-function Countdown() {
-  const remaining = useCountdown()
+function Countdown({ launchAt }: { launchAt: string }) {
+  const remaining = useCountdown(launchAt)
   if (remaining && remaining.days + remaining.hours + remaining.minutes + remaining.seconds === 0) {
     return (
       <div className="flex min-w-0 flex-col sm:flex-row sm:items-center sm:gap-3" data-testid="admission-open">

@@ -1,4 +1,4 @@
-import { LogOut, Menu, User, Users, X } from 'lucide-react'
+import { LayoutDashboard, LogOut, Menu, User, Users, X } from 'lucide-react'
 import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import { Form, Link, useLocation, useNavigate } from 'react-router'
 import { Badge } from '~/ui/badge'
@@ -12,6 +12,7 @@ export interface TopBarUser {
   name: string | null
   avatarUrl: string | null
   isPremium: boolean
+  isAdmin: boolean
 }
 
 const SECTION_LINKS = [
@@ -26,6 +27,10 @@ const USER_LINKS = [
   { label: 'Comunidad', to: '/comunidad', Icon: Users },
   { label: 'Perfil', to: '/perfil', Icon: User },
 ]
+/** Admins also reach the operator's console. */
+const ADMIN_LINK = { label: 'Consola', to: '/admin', Icon: LayoutDashboard }
+
+const linksOf = (user: TopBarUser) => (user.isAdmin ? [...USER_LINKS, ADMIN_LINK] : USER_LINKS)
 
 /** Delay before scrolling when the bar first has to bring the visitor home (spec: ~100 ms). */
 const SCROLL_AFTER_NAVIGATION_MS = 100
@@ -139,7 +144,7 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
                   <MenuContent align="end" sideOffset={8} className="z-50 w-64 rounded-lg border bg-background p-1 shadow-lg">
                     <UserSummary user={user} />
                     <MenuSeparator className="my-1 h-px bg-border" />
-                    {USER_LINKS.map(({ label, to, Icon }) => (
+                    {linksOf(user).map(({ label, to, Icon }) => (
                       <MenuItem key={to} asChild>
                         <Link
                           to={to}
@@ -214,7 +219,7 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
         <div id="mobile-user-menu" className="border-t bg-background px-4 py-3 md:hidden">
           <UserSummary user={user} />
           <div className="mt-2 flex flex-col">
-            {USER_LINKS.map(({ label, to, Icon }) => (
+            {linksOf(user).map(({ label, to, Icon }) => (
               <Link key={to} to={to} className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-accent">
                 <Icon className="size-4" aria-hidden /> {label}
               </Link>

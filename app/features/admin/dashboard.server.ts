@@ -1,0 +1,235 @@
+import { sql, type SQL } from 'drizzle-orm'
+import { getDb } from '~/platform/db/client.server'
+import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
+import type { Period } from './filters'
+import type { activityDaily } from './schema'
+
+/**
+ * The console's dashboard (/admin): one statement per block, each reading counters, small tables
+ * (profiles, subscriptions) or index ranges of the period (created_at indexes of migration 0016);
+ * `dashboard.test.ts` EXPLAINs every one. Days and weeks are the community's (Europe/Madrid).
+ */
+
+export const SERIES_WEEKS = 12
+
+/** What the SQL gets back: a day or week and its count. */
+type DayCounts = Array<[string, number]>
+type Kind = (typeof activityDaily.kind.enumValues)[number]
+
+/** A calendar day ('YYYY-MM-DD') plus `days`. */
+export function addDays(day: string, days: number) {
+  const date = new Date(`${day}T00:00:00Z`)
+  date.setUTCDate(date.getUTCDate() + days)
+  return date.toISOString().slice(0, 10)
+}
+
+/** The Monday of the day's week. */
+export function mondayOf(day: string) {
+  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7
+  return addDays(day, -weekday)
+}
+
+/** The period's first day and instant, and the first Monday of the twelve weeks drawn. */
+export function windowOf(period: Period, now = new Date()) {
+  const today = toWallTime(now, DEFAULT_TIME_ZONE).slice(0, 10)
+  const periodStartDay = addDays(today, -(period - 1))
+  const weeks = Array.from({ length: SERIES_WEEKS }, (_, index) => addDays(mondayOf(today), -7 * (SERIES_WEEKS - 1 - index)))
+  const fromDay = periodStartDay < weeks[0]! ? periodStartDay : weeks[0]!
+  // ISO strings: the driver passes them as text and PostgreSQL reads them as the column's timestamptz.
+  const instant = (day: string) => fromWallTime(`${day}T00:00`, DEFAULT_TIME_ZONE)!.toISOString()
+  return { now: now.toISOString(), today, periodStartDay, periodStart: instant(periodStartDay), weeks, fromDay, from: instant(fromDay) }
+}
+
+type Window = ReturnType<typeof windowOf>
+
+async function one<T>(query: SQL) {
+  const result = (await getDb().execute(query)) as unknown as { rows: T[] }
+  return result.rows[0]!
+}
+
+/** Members: totals from profiles (one row per member), premium by where it came from. */
+export function membersQuery(w: Window) {
+  return sql`
+    select
+      count(*)::int as "total",
+      count(*) filter (where p.is_complete)::int as "complete",
+      count(*) filter (where p.is_premium)::int as "premium",
+      count(*) filter (where p.created_at >= ${w.periodStart})::int as "newInPeriod",
+      count(*) filter (where p.is_premium and p.premium_source = 'admin')::int as "premiumByAdmin",
+      count(*) filter (where p.is_premium and p.premium_source = 'subscription' and s.plan = 'monthly')::int as "premiumMonthly",
+      count(*) filter (where p.is_premium and p.premium_source = 'subscription' and s.plan = 'annual')::int as "premiumAnnual",
+      count(*) filter (where p.is_premium and p.premium_source = 'subscription' and s.plan is null)::int as "premiumOther"
+    from profiles p
+    left join (
+      select distinct on (user_id) user_id, plan from subscriptions
+      where status in ('active', 'trialing', 'past_due')
+      order by user_id, monthly_cents desc
+    ) s on s.user_id = p.user_id`
+}
+
+/**
+ * Money, from the subscriptions as Stripe last described them: MRR counts active and past-due
+ * subscriptions in euros (an annual one as a twelfth, stored so); churn is the share of the
+ * subscriptions running at the period's start that ended within it.
+ */
+export function moneyQuery(w: Window) {
+  return sql`
+    select
+      coalesce(sum(monthly_cents) filter (where status in ('active', 'past_due') and currency = 'eur'), 0)::int as "mrrCents",
+      count(distinct user_id) filter (where status in ('active', 'past_due'))::int as "paying",
+      count(*) filter (where canceled_at >= ${w.periodStart})::int as "cancellations",
+      count(*) filter (where ended_at >= ${w.periodStart} and started_at < ${w.periodStart})::int as "ended",
+      count(*) filter (
+        where started_at < ${w.periodStart} and (ended_at is null or ended_at >= ${w.periodStart})
+          and status not in ('incomplete', 'incomplete_expired')
+      )::int as "runningAtStart",
+      (
+        select coalesce(json_agg(due order by due."periodEnd"), '[]') from (
+          select s.user_id as "userId", coalesce(nullif(trim(p.display_name), ''), trim(concat(p.first_name, ' ', p.last_name)), u.name) as "name",
+            u.email as "email", s.current_period_end as "periodEnd"
+          from subscriptions s join "user" u on u.id = s.user_id left join profiles p on p.user_id = s.user_id
+          where s.status = 'past_due' order by s.current_period_end limit 50
+        ) due
+      ) as "pastDue"
+    from subscriptions`
+}
+
+/**
+ * Activity: the daily counters (activity_daily, kept by triggers) since the earliest day needed
+ * (the weeks drawn, the period), and the active members from the days they used the community.
+ */
+export function activityQuery(w: Window) {
+  return sql`
+    select
+      (
+        select coalesce(json_agg(json_build_array(kind, day::text, n)), '[]')
+        from activity_daily where day >= ${w.fromDay}
+      ) as "days",
+      (select count(distinct user_id)::int from member_activity_days where day >= ${w.periodStartDay}) as "activeInPeriod",
+      (
+        select coalesce(json_agg(json_build_array(week, n)), '[]') from (
+          select date_trunc('week', day)::date::text as week, count(distinct user_id)::int as n
+          from member_activity_days where day >= ${w.weeks[0]} group by 1
+        ) counted
+      ) as "activeByWeek"`
+}
+
+/** Content of the period: most-viewed sessions, most-commented posts; the next events and their places. */
+export function contentQuery(w: Window) {
+  return sql`
+    select
+      (
+        select coalesce(json_agg(top), '[]') from (
+          select s.id, s.title, sum(v.views)::int as "views"
+          from ceo_session_daily_views v join ceo_sessions s on s.id = v.session_id
+          where v.day >= ${w.periodStartDay} group by s.id, s.title order by 3 desc, s.title limit 5
+        ) top
+      ) as "topSessions",
+      (
+        select coalesce(json_agg(top), '[]') from (
+          select counted.post_id as "id", (select p.title from community_posts p where p.id = counted.post_id) as "title", counted.n as "comments"
+          from (
+            select post_id, count(*)::int as n from community_comments
+            where created_at >= ${w.periodStart} group by post_id order by 2 desc, post_id limit 5
+          ) counted
+          order by counted.n desc, counted.post_id
+        ) top
+      ) as "topPosts",
+      (
+        select coalesce(json_agg(next), '[]') from (
+          select e.id, e.title, e.event_date as "eventDate", e.max_attendees as "capacity", e.registered_count as "taken",
+            (select count(*) from event_attendees a where a.event_id = e.id and a.status = 'waitlisted')::int as "waitlist"
+          from events e where e.event_date >= ${w.now} order by e.event_date, e.id limit 5
+        ) next
+      ) as "nextEvents"`
+}
+
+/** The machinery: the queue's partial indexes and the last digest, never the finished jobs one by one. */
+export function healthQuery() {
+  return sql`
+    select
+      (select count(*)::int from jobs where status in ('queued', 'running') and status = 'queued') as "queued",
+      (select count(*)::int from jobs where status in ('queued', 'running') and status = 'running') as "running",
+      (select count(*)::int from jobs where status = 'failed') as "failed",
+      (select max(finished_at) from jobs where name = 'notifications.digest' and finished_at is not null and status = 'done') as "lastDigest",
+      (select count(*)::int from jobs where status in ('queued', 'running') and name = 'mail.send') as "mailWaiting"`
+}
+
+interface Series {
+  period: number
+  weeks: number[]
+}
+
+/** A measure's total over the period and its twelve weekly counts, from its counts by day. */
+export function seriesOf(days: DayCounts, w: Window): Series {
+  const weeks = new Map(w.weeks.map((week) => [week, 0]))
+  let period = 0
+  for (const [day, n] of days) {
+    if (day >= w.periodStartDay) period += n
+    const week = mondayOf(day)
+    if (weeks.has(week)) weeks.set(week, weeks.get(week)! + n)
+  }
+  return { period, weeks: [...weeks.values()] }
+}
+
+export interface Dashboard {
+  period: Period
+  weeks: string[]
+  members: {
+    total: number
+    complete: number
+    premium: number
+    newInPeriod: number
+    premiumByAdmin: number
+    premiumMonthly: number
+    premiumAnnual: number
+    premiumOther: number
+  }
+  money: {
+    mrrCents: number
+    paying: number
+    cancellations: number
+    ended: number
+    runningAtStart: number
+    /** Ended ÷ running at the start, or null when nothing was running. */
+    churn: number | null
+    pastDue: Array<{ userId: string; name: string; email: string; periodEnd: string | null }>
+  }
+  activity: Record<'posts' | 'comments' | 'likes' | 'views' | 'registrations' | 'active', Series>
+  content: {
+    topSessions: Array<{ id: string; title: string; views: number }>
+    topPosts: Array<{ id: string; title: string; comments: number }>
+    nextEvents: Array<{ id: string; title: string; eventDate: string; capacity: number | null; taken: number; waitlist: number }>
+  }
+  health: { queued: number; running: number; failed: number; lastDigest: string | null; mailWaiting: number }
+}
+
+export async function loadDashboard(period: Period, now = new Date()): Promise<Dashboard> {
+  const w = windowOf(period, now)
+  type Activity = { days: Array<[Kind, string, number]>; activeInPeriod: number; activeByWeek: DayCounts }
+  const [members, money, activity, content, health] = await Promise.all([
+    one<Dashboard['members']>(membersQuery(w)),
+    one<Omit<Dashboard['money'], 'churn'>>(moneyQuery(w)),
+    one<Activity>(activityQuery(w)),
+    one<Dashboard['content']>(contentQuery(w)),
+    one<Dashboard['health']>(healthQuery()),
+  ])
+  const activeWeeks = new Map(activity.activeByWeek)
+  const daysOf = (kind: Kind): DayCounts => activity.days.filter(([of]) => of === kind).map(([, day, n]) => [day, n])
+  return {
+    period,
+    weeks: w.weeks,
+    members,
+    money: { ...money, churn: money.runningAtStart > 0 ? money.ended / money.runningAtStart : null },
+    activity: {
+      active: { period: activity.activeInPeriod, weeks: w.weeks.map((week) => activeWeeks.get(week) ?? 0) },
+      posts: seriesOf(daysOf('posts'), w),
+      comments: seriesOf(daysOf('comments'), w),
+      likes: seriesOf(daysOf('likes'), w),
+      views: seriesOf(daysOf('views'), w),
+      registrations: seriesOf(daysOf('registrations'), w),
+    },
+    content,
+    health: { ...health, lastDigest: health.lastDigest ? new Date(health.lastDigest).toISOString() : null },
+  }
+}

@@ -1,0 +1,76 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { Form, useNavigation } from 'react-router'
+import type { z } from 'zod'
+import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { guardedAction } from '~/platform/http/responses.server'
+import { failedSubmission } from '~/platform/http/result'
+import { ANNOUNCEMENT_MAX } from '~/platform/settings/limits'
+import { getSettings } from '~/platform/settings/settings.server'
+import { ActionStatus } from '~/ui/action-status'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { PartErrorBoundary } from '~/ui/error-boundary'
+import { Field } from '~/ui/field'
+import { settingsAction, type SettingsForm } from './console.server'
+import type { Route } from './+types/settings.route'
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminConsole(request)
+  const settings = await getSettings()
+  return {
+    admissionLaunchAt: settings.admissionLaunchAt.slice(0, 16),
+    admissionFormUrl: settings.admissionFormUrl,
+    announcementText: settings.announcement?.text ?? '',
+    announcementUntil: settings.announcement?.until ?? '',
+  }
+}
+
+export const action = guardedAction(requireAdminConsole, settingsAction)
+
+export function ErrorBoundary() {
+  return <PartErrorBoundary failed="No se pudieron cargar los ajustes" />
+}
+
+export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state !== 'idle'
+  const [form, fields] = useForm<z.input<typeof SettingsForm>>({
+    id: 'settings',
+    lastResult: busy ? undefined : failedSubmission(actionData),
+    defaultValue: loaderData,
+    shouldRevalidate: 'onBlur',
+  })
+  return (
+    <Form method="post" className="grid max-w-2xl gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="save-settings" />
+      <ActionStatus result={actionData} />
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-lg">Admisión</CardTitle>
+          <CardDescription>La cuenta atrás de la barra de admisión y adónde lleva &lsquo;Solicitar admisión&rsquo;.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <Field label="Fecha y hora de la cuenta atrás" field={fields.admissionLaunchAt} type="datetime-local" />
+          <p className="-mt-2 text-xs text-muted-foreground">
+            Cada visitante la ve en su hora local. Cuando pasa, la barra dice &lsquo;Admisión abierta&rsquo;.
+          </p>
+          <Field label="Formulario de admisión (se abre en una pestaña nueva)" field={fields.admissionFormUrl} type="url" maxLength={500} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-lg">Aviso en la comunidad</CardTitle>
+          <CardDescription>
+            Una línea encima de las pestañas de la comunidad, hasta el día que indiques. Déjalo vacío para no mostrar ninguno.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <Field label="Texto del aviso" field={fields.announcementText} maxLength={ANNOUNCEMENT_MAX} />
+          <Field label="Mostrar hasta (incluido)" field={fields.announcementUntil} type="date" />
+        </CardContent>
+      </Card>
+      <Button type="submit" className="justify-self-start" disabled={busy}>
+        {busy ? 'Guardando...' : 'Guardar ajustes'}
+      </Button>
+    </Form>
+  )
+}
