@@ -296,6 +296,17 @@ describe('settings (/admin/ajustes)', () => {
     expect(await getDb().select().from(appSettings)).toEqual([])
   })
 
+  test('the form gives the countdown with its seconds, so saving only an announcement leaves it as it was', async () => {
+    const form = (await load(settingsRoute, '/admin/ajustes', people.admin.cookie)).data
+    expect(form.admissionLaunchAt).toBe(DEFAULT_SETTINGS.admissionLaunchAt)
+    expect(DEFAULT_SETTINGS.admissionLaunchAt).toMatch(/:\d{2}:\d{2}$/)
+    const saved = await save({ ...form, announcementText: 'Solo el aviso', announcementUntil: '2099-01-01' })
+    expect(saved.data.changed).toEqual(['announcement'])
+    expect((await load(root, '/', undefined)).data.admission.launchAt).toBe(DEFAULT_SETTINGS.admissionLaunchAt)
+    await save({ ...form, announcementText: '', announcementUntil: '' })
+    expect(await getDb().select().from(appSettings)).toEqual([])
+  })
+
   test('saved values reach the landing (admission link, countdown) and the community (announcement), audited', async () => {
     const saved = await save({ ...valid, announcementText: 'Cena de socios el 12 de diciembre', announcementUntil: '2099-12-31' })
     expect(saved.status).toBe(200)
@@ -304,10 +315,12 @@ describe('settings (/admin/ajustes)', () => {
     expect(rootData.admission).toEqual({ formUrl: 'https://forms.example.com/nueva', launchAt: '2027-02-01T18:30' })
     const community = await load(communityLayout, '/comunidad', people.premium.cookie)
     expect(community.data.announcement).toBe('Cena de socios el 12 de diciembre')
-    const [audit] = await getDb()
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'settings_changed'), eq(auditLog.actorUserId, people.admin.userId!)))
+    const audit = (
+      await getDb()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'settings_changed'), eq(auditLog.actorUserId, people.admin.userId!)))
+    ).find((line) => 'admissionFormUrl' in (line.details ?? {}))
     expect(audit!.details).toMatchObject({
       admissionFormUrl: { before: DEFAULT_SETTINGS.admissionFormUrl, after: 'https://forms.example.com/nueva' },
       announcement: { before: null, after: { text: 'Cena de socios el 12 de diciembre', until: '2099-12-31' } },

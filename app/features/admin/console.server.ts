@@ -7,7 +7,7 @@ import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { blankToUndefined, INVALID_CHARS, isCleanText, isSafeHttpUrl } from '~/platform/http/text-fields'
 import { discardFailedJobs, retryFailedJobs } from '~/platform/jobs/jobs.server'
 import { ANNOUNCEMENT_MAX } from '~/platform/settings/limits'
-import { saveSettings, type Settings } from '~/platform/settings/settings.server'
+import { saveSettings, type Settings, WALL_TIME } from '~/platform/settings/settings.server'
 
 /** The console's writes (docs/decisions/0012): jobs retried or discarded, settings saved; each audited. */
 
@@ -68,8 +68,8 @@ export const SettingsForm = z
     intent: z.literal('save-settings'),
     admissionLaunchAt: z
       .string({ error: SETTINGS_MESSAGES.launchAt })
-      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, { message: SETTINGS_MESSAGES.launchAt, abort: true })
-      .refine((value) => fromWallTime(value) !== null, SETTINGS_MESSAGES.launchAt),
+      .regex(WALL_TIME, { message: SETTINGS_MESSAGES.launchAt, abort: true })
+      .refine((value) => fromWallTime(value.slice(0, 16)) !== null, SETTINGS_MESSAGES.launchAt),
     admissionFormUrl: z
       .string({ error: SETTINGS_MESSAGES.formUrl })
       .trim()

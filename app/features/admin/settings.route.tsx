@@ -18,7 +18,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminConsole(request)
   const settings = await getSettings()
   return {
-    admissionLaunchAt: settings.admissionLaunchAt.slice(0, 16),
+    // With its seconds (the field steps by one second): saving other settings never moves it.
+    admissionLaunchAt: settings.admissionLaunchAt,
     admissionFormUrl: settings.admissionFormUrl,
     announcementText: settings.announcement?.text ?? '',
     announcementUntil: settings.announcement?.until ?? '',
@@ -49,7 +50,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           <CardDescription>La cuenta atrás de la barra de admisión y adónde lleva &lsquo;Solicitar admisión&rsquo;.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <Field label="Fecha y hora de la cuenta atrás" field={fields.admissionLaunchAt} type="datetime-local" />
+          <Field label="Fecha y hora de la cuenta atrás" field={fields.admissionLaunchAt} type="datetime-local" step={1} />
           <p className="-mt-2 text-xs text-muted-foreground">
             Cada visitante la ve en su hora local. Cuando pasa, la barra dice &lsquo;Admisión abierta&rsquo;.
           </p>
