@@ -55,7 +55,8 @@ CREATE INDEX "community_comments_created_idx" ON "community_comments" USING btre
 -- of them in the transaction that makes it.
 CREATE OR REPLACE FUNCTION notify_settings_changed() RETURNS trigger AS $$
 BEGIN
-  PERFORM pg_notify('settings_changed', '');
+  -- A non-empty payload: the PostgreSQL listener passes on only notifications that carry one.
+  PERFORM pg_notify('settings_changed', 'app_settings');
   RETURN NULL;
 END
 $$ LANGUAGE plpgsql;
