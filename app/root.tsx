@@ -13,7 +13,7 @@ import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/platform/auth/guards.server'
 import { getToast } from '~/platform/http/toast.server'
 import { orWhenFailed } from '~/platform/http/responses.server'
-import { DEFAULT_SETTINGS, getSettings } from '~/platform/settings/settings.server'
+import { admissionLink, DEFAULT_SETTINGS, getSettings } from '~/platform/settings/settings.server'
 import type { Admission } from '~/features/site/components/use-admission'
 import { logger } from '~/platform/logger.server'
 import stylesheet from './app.css?url'
@@ -49,7 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       }
     : null
   const unreadNotifications = user?.profile?.unreadNotifications ?? 0
-  const admission: Admission = { formUrl: settings.admissionFormUrl, launchAt: settings.admissionLaunchAt }
+  const admission: Admission = { ...admissionLink(settings), launchAt: settings.admissionLaunchAt }
   return data({ user: topBarUser, unreadNotifications, toast, admission }, { headers: headers ?? undefined })
 }
 

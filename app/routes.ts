@@ -15,6 +15,9 @@ export default [
   route('reset-password', 'features/account/reset-password.route.tsx'),
   route('logout', 'features/account/logout.route.ts'),
   route('perfil', 'features/account/profile.route.tsx'),
+  route('admision', 'features/admission/apply.route.tsx'),
+  route('admision/estado/:token', 'features/admission/status.route.tsx'),
+  route('admision/invitacion/:token', 'features/admission/invitation.route.tsx'),
   route('api/auth/*', 'features/account/auth-api.route.ts'),
 
   route('comunidad', 'features/community/layout.route.tsx', [
@@ -35,6 +38,8 @@ export default [
   route('admin', 'features/admin/layout.route.tsx', [
     index('features/admin/dashboard.route.tsx'),
     route('miembros', 'features/admin/members.route.tsx'),
+    route('admisiones', 'features/admission/queue.route.tsx'),
+    route('admisiones/:applicationId', 'features/admission/application.route.tsx'),
     route('trabajos', 'features/admin/jobs.route.tsx'),
     route('registro', 'features/admin/audit.route.tsx'),
     route('ajustes', 'features/admin/settings.route.tsx'),

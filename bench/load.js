@@ -6,7 +6,9 @@ import http from 'node:http'
 /** One GET, body read to the end; resolves { status, bytes } or rejects on error/timeout. */
 export function get(url, { agent, headers = {}, timeoutMs = 30_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent, headers }, (response) => {
+    // A visitor's request has no cookie: headers left undefined are not sent.
+    const sent = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined))
+    const request = http.get(url, { agent, headers: sent }, (response) => {
       let bytes = 0
       const chunks = []
       response.on('data', (chunk) => {

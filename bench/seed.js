@@ -364,6 +364,22 @@ SELECT 'bench-u1', 'like', 'Nuevo like', 'A un miembro le gusta tu post', n > 40
        md5('bench-post-' || (n * 1000 % ${POSTS} + 1000))::uuid, 'bench-u' || (2 + n), now() - n * interval '3 hours'
 FROM generate_series(1, 300) n;
 
+-- Issue 26: 5,000 applications to join over a year, in every state, each with its first history line.
+INSERT INTO admission_applications (id, email, first_name, last_name, linkedin_url, company, position, sector, years_experience,
+  target_role, contribution, expectations, status, created_at, updated_at, closed_at)
+SELECT ${uuidSql(`'bench-application-' || n`)}, 'candidata' || n || '@example.com',
+       (${array(FIRST_NAMES)})[1 + n % ${FIRST_NAMES.length}], (${array(LAST_NAMES)})[1 + n % ${LAST_NAMES.length}],
+       'https://www.linkedin.com/in/candidata-' || n, (${array(COMPANIES)})[1 + n % ${COMPANIES.length}],
+       (${array(POSITIONS)})[1 + n % ${POSITIONS.length}],
+       (ARRAY['pharma', 'biotech', 'medtech', 'diagnostics', 'digital_health', 'other'])[1 + n % 6], 5 + n % 25, 'CEO',
+       'Quince años dirigiendo equipos de operaciones y calidad.', 'Conversaciones francas con quien ya ha llegado.',
+       s.status::admission_status, now() - n * interval '105 minutes', now() - n * interval '105 minutes',
+       CASE WHEN s.status IN ('approved', 'rejected', 'withdrawn') THEN now() - n * interval '100 minutes' END
+FROM generate_series(1, 5000) n
+CROSS JOIN LATERAL (SELECT (ARRAY['pending', 'pending', 'info_requested', 'waitlisted', 'approved', 'rejected', 'rejected', 'withdrawn'])[1 + n % 8] AS status) s;
+INSERT INTO admission_events (application_id, kind, created_at)
+SELECT id, 'submitted', created_at FROM admission_applications;
+
 COMMIT;
 ANALYZE;
 `
@@ -388,6 +404,7 @@ async function facts(query) {
     'ceo_session_progress',
     'events',
     'event_attendees',
+    'admission_applications',
   ]) {
     const rows = await query(`SELECT count(*)::int AS n FROM "${table}"`)
     counts[table] = rows[0].n

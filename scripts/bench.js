@@ -179,9 +179,21 @@ function notificationTargets() {
   ]
 }
 
-/** Issue 25's console pages, loaded as the seeded admin: the dashboard and the members table. */
+/** Issue 25's console pages, loaded as the seeded admin: the dashboard and the members table; issue 26's admission form (a visitor) and queue. */
 function consoleTargets() {
   return [
+    {
+      name: '/admision',
+      path: '/admision',
+      anonymous: true,
+      expect: (body) => body.includes('Solicitar admisión') && body.includes('Perfil de LinkedIn'),
+    },
+    {
+      name: '/admin/admisiones',
+      path: '/admin/admisiones',
+      asAdmin: true,
+      expect: (body) => body.includes('Solicitudes de admisión') && body.includes('5.000 solicitudes'),
+    },
     {
       name: '/admin',
       path: '/admin',
@@ -446,7 +458,7 @@ async function benchEngine(engine) {
   console.log(`ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (pid ${server.child.pid})`)
   const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
   const adminCookie = await signIn(BASE_URL, seeded.admin.email, seeded.admin.password)
-  const cookieOf = (target) => (target.asAdmin ? adminCookie : cookie)
+  const cookieOf = (target) => (target.anonymous ? undefined : target.asAdmin ? adminCookie : cookie)
   // Signed links expire within the hour (and a quarter): the bench is over long before.
   const videoSrc = await videoSource(seeded.sessions.withVideo, cookie)
   const targets = [
@@ -545,7 +557,7 @@ async function benchEngine(engine) {
     { name: '/comunidad/calendario, month', path: '/comunidad/calendario?vista=calendario' },
     { name: '/comunidad/calendario/:id', path: `/comunidad/calendario/${seeded.events.busiest}` },
     ...notificationTargets().map(({ name, path }) => ({ name, path })),
-    ...consoleTargets().map(({ name, path, asAdmin }) => ({ name, path, asAdmin })),
+    ...consoleTargets().map(({ name, path, asAdmin, anonymous }) => ({ name, path, asAdmin, anonymous })),
   ]
   const queries = []
   for (const check of checks) {

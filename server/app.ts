@@ -26,6 +26,7 @@ import '~/features/account/password-reset.server'
 import '~/features/events/reminders.server'
 import '~/features/notifications/activity-email.server'
 import { scheduleDigests } from '~/features/notifications/digest.server'
+import { scheduleAdmissionRetention } from '~/features/admission/admission.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
 import { startViewerCache, stopViewerCache } from '~/platform/auth/viewer-cache.server'
 import { startSettings, stopSettings } from '~/platform/settings/settings.server'
@@ -82,6 +83,7 @@ export async function startUp() {
   await scheduleMuxReconciliation()
   await scheduleUploadExpiry()
   await scheduleDigests()
+  await scheduleAdmissionRetention()
   if (!env.DATABASE_URL) await startBackupRequests(env.DATA_DIR)
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
   const heapLimitMiB = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)

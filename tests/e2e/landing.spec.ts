@@ -34,6 +34,12 @@ const stickyBar = (page: Page) => page.getByTestId('sticky-admission-bar')
 const countdownValue = (page: Page, unit: string) => page.locator(`[data-testid="countdown"] [data-unit="${unit}"]`)
 const scrollTo = (page: Page, y: number) => page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y)
 
+/** 'Solicitar admisión' leads to the in-app form by default (the console can send it to an external one). */
+async function expectAdmissionLink(link: Locator) {
+  await expect(link).toHaveAttribute('href', '/admision')
+  await expect(link).not.toHaveAttribute('target', /.+/)
+}
+
 async function expectNewTabLink(link: Locator, href: string) {
   await expect(link).toHaveAttribute('href', href)
   await expect(link).toHaveAttribute('target', '_blank')
@@ -52,9 +58,9 @@ test.describe('Portada', () => {
     await expect(page.getByRole('heading', { level: 2, name: '¿Podrías ser CEO algún día?' })).toBeVisible()
 
     const hero = page.locator('section').first()
-    await expectNewTabLink(hero.getByRole('link', { name: /^Solicitar admisión/ }), site.admissionFormUrl)
-    await expectNewTabLink(hero.getByRole('link', { name: /^Quiero networking de élite/ }), site.admissionFormUrl)
-    await expectNewTabLink(page.getByRole('link', { name: /^Abrir mi red ahora/ }), site.admissionFormUrl)
+    await expectAdmissionLink(hero.getByRole('link', { name: /^Solicitar admisión/ }))
+    await expectAdmissionLink(hero.getByRole('link', { name: /^Quiero networking de élite/ }))
+    await expectAdmissionLink(page.getByRole('link', { name: /^Abrir mi red ahora/ }))
     await expectNewTabLink(page.locator('#faq').getByRole('link', { name: /^Hablemos/ }), site.bookingUrl)
 
     // Four articles from three outlets, each opening in a new tab.
@@ -193,7 +199,7 @@ test.describe('Portada', () => {
 
     await scrollTo(page, threshold + 40)
     await expect(bar).toBeVisible()
-    await expectNewTabLink(bar.getByRole('link', { name: /^Solicitar admisión/ }), site.admissionFormUrl)
+    await expectAdmissionLink(bar.getByRole('link', { name: /^Solicitar admisión/ }))
     // The configured launch date (2025-10-31) has passed: no frozen 00d 00h 00m 00s, but the open admission.
     await expect(bar.getByTestId('admission-open')).toContainText('Admisión abierta')
     await expect(bar).not.toContainText('Lanzamiento en:')

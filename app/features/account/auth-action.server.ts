@@ -7,6 +7,8 @@ import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { AuthIntent, ResetPasswordSchema, type SignInSchema, type SignUpSchema } from './auth-schemas'
 import { requestPasswordReset } from './password-reset.server'
+import { invitedEmail } from '~/features/admission/admission.server'
+import { ADMISSION_MESSAGES } from '~/features/admission/limits'
 
 /** The /auth page's forms (docs/decisions/0012): sign-in, sign-up and the forgotten password. */
 export function authAction(request: Request) {
@@ -62,13 +64,21 @@ async function signIn(request: Request, { email, password, redirectTo }: z.outpu
   )
 }
 
-async function signUp(request: Request, { firstName, lastName, email, password }: z.output<typeof SignUpSchema>) {
+async function signUp(request: Request, { firstName, lastName, email, password, invitation }: z.output<typeof SignUpSchema>) {
   await enforceRateLimits([{ key: `sign-up:ip:${clientIp(request)}`, max: 20, windowSeconds: 60 * 60 }])
+  // From an admission invitation: only its address, and the confirmation link leads back to it (to pay).
+  let callbackURL = '/auth?confirmacion=1'
+  if (invitation) {
+    const invited = await invitedEmail(invitation)
+    if (!invited) refuse(400, ADMISSION_MESSAGES.invitationInvalid)
+    if (invited !== email) refuse(400, ADMISSION_MESSAGES.invitationOtherEmail)
+    callbackURL = `/admision/invitacion/${invitation}`
+  }
   // The spec tells a returning member that the account exists and moves them to sign-in.
   if (await accountExists(email))
     return success({ existingEmail: email }, { title: 'Ya existe una cuenta con este email', type: 'info' }, { status: 409 })
   await getAuth().api.signUpEmail({
-    body: { name: `${firstName} ${lastName}`, email, password, firstName, lastName, callbackURL: '/auth?confirmacion=1' },
+    body: { name: `${firstName} ${lastName}`, email, password, firstName, lastName, callbackURL },
     headers: request.headers,
   })
   return success({ signedUpEmail: email }, { title: 'Cuenta creada exitosamente. Revisa tu email para confirmar tu cuenta.' })

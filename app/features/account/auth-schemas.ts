@@ -40,6 +40,8 @@ export const SignUpSchema = z
       .min(SIGN_UP_PASSWORD_MIN, `La contraseña debe tener al menos ${SIGN_UP_PASSWORD_MIN} caracteres`)
       .max(PASSWORD_MAX, 'La contraseña es demasiado larga'),
     confirmPassword: z.string({ error: 'Por favor confirma tu contraseña' }),
+    /** An admission invitation's token: the e-mail is the invited one, confirmation leads back to it. */
+    invitation: z.string().max(256).optional(),
   })
   .refine((values) => values.password === values.confirmPassword, {
     message: 'Las contraseñas no coinciden',

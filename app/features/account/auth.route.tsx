@@ -12,6 +12,7 @@ import { cn } from '~/ui/cn'
 import { Field, FormError } from '~/ui/field'
 import { useResultToast } from '~/ui/toast'
 import { authAction } from './auth-action.server'
+import { invitedEmail } from '~/features/admission/admission.server'
 import { SignInSchema, SignUpSchema } from './auth-schemas'
 import { EmailField, PasswordField } from './components/credential-fields'
 import { ForgotPasswordForm } from './components/forgot-password-form'
@@ -25,8 +26,12 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request)
   // better-auth sends a failed e-mail confirmation back here with an error code.
-  const confirmationFailed = new URL(request.url).searchParams.has('error')
-  return { confirmationFailed }
+  const params = new URL(request.url).searchParams
+  const confirmationFailed = params.has('error')
+  // Sign-up from an admission invitation: the invited address, fixed.
+  const token = params.get('invitacion')
+  const email = token ? await invitedEmail(token) : null
+  return { confirmationFailed, invitation: token && email ? { token, email } : null }
 }
 
 export const action = guardedAction(requireAnonymous, authAction)
@@ -122,7 +127,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                   signUpHref={withRedirect({ tab: 'registro' })}
                 />
               ) : (
-                <SignUpForm failure={failure} />
+                <SignUpForm failure={failure} invitation={loaderData.invitation} />
               )}
             </>
           )}
@@ -177,18 +182,25 @@ function SignInForm({
   )
 }
 
-function SignUpForm({ failure }: { failure?: Failure }) {
+function SignUpForm({ failure, invitation }: { failure?: Failure; invitation: { token: string; email: string } | null }) {
   const pending = usePendingIntent('signup')
-  const [form, fields] = useZodForm(SignUpSchema, { id: 'sign-up', failure, shouldValidate: 'onBlur' })
+  const [form, fields] = useZodForm(SignUpSchema, {
+    id: 'sign-up',
+    failure,
+    shouldValidate: 'onBlur',
+    defaultValue: invitation ? { email: invitation.email } : undefined,
+  })
+  const action = invitation ? `/auth?${new URLSearchParams({ tab: 'registro', invitacion: invitation.token })}` : '/auth?tab=registro'
   return (
-    <Form method="post" action="/auth?tab=registro" className="grid gap-3" {...getFormProps(form)}>
+    <Form method="post" action={action} className="grid gap-3" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="signup" />
+      {invitation ? <input type="hidden" name="invitation" value={invitation.token} /> : null}
       <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
       <div className="grid gap-3 sm:grid-cols-2">
         <Field label="Nombre" field={fields.firstName} autoComplete="given-name" maxLength={50} />
         <Field label="Apellido" field={fields.lastName} autoComplete="family-name" maxLength={50} />
       </div>
-      <EmailField field={fields.email} />
+      <EmailField field={fields.email} readOnly={Boolean(invitation)} />
       <PasswordField label="Contraseña" field={fields.password} />
       <PasswordField label="Confirmar contraseña" field={fields.confirmPassword} />
       <p className="text-xs text-muted-foreground">

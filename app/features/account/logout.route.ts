@@ -1,6 +1,7 @@
 import { redirect } from 'react-router'
 import { z } from 'zod'
 import { getAuth } from '~/platform/auth/auth.server'
+import { safeRedirect } from '~/platform/auth/guards.server'
 import { handleIntent } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'
@@ -11,10 +12,10 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleIntent(request, z.object({ intent: z.literal('logout') }), {
+  return handleIntent(request, z.object({ intent: z.literal('logout'), redirectTo: z.string().optional() }), {
     logout: {
       invalid: 'Solicitud no válida',
-      async run() {
+      async run({ redirectTo }) {
         const headers = new Headers()
         try {
           const result = await getAuth().api.signOut({ headers: request.headers, returnHeaders: true })
@@ -23,7 +24,8 @@ export async function action({ request }: Route.ActionArgs) {
           logger.error({ err: error }, 'Sign-out failed')
           return redirectWithToast('/', { type: 'error', title: 'Error al cerrar sesión. Vuelve a intentarlo.' })
         }
-        return redirectWithToast('/', { type: 'success', title: 'Sesión cerrada correctamente' }, { headers })
+        // An invitation for another address signs out and comes back to itself.
+        return redirectWithToast(safeRedirect(redirectTo, '/'), { type: 'success', title: 'Sesión cerrada correctamente' }, { headers })
       },
     },
   })

@@ -18,6 +18,7 @@ import { PasswordField } from './components/credential-fields'
 import { IncompleteProfileCard } from './components/incomplete-profile-card'
 import { PreferencesForm } from '~/features/notifications/components/preferences-form'
 import { getPreferences } from '~/features/notifications/preferences.server'
+import { topicsFor } from '~/features/notifications/preferences'
 import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
 import { displayName } from './display-name'
@@ -34,10 +35,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
-  const { digest, timeZone, ...topics } = await getPreferences(user.id)
+  const { digest, timeZone, ...channels } = await getPreferences(user.id)
+  // Only the topics this member sets (an admin's own, new applications, only to admins).
+  const topics = Object.fromEntries(topicsFor(user.isAdmin).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
   return {
     preferences: { topics, digest, timeZone },
     email: user.email,
+    isAdmin: user.isAdmin,
     editing,
     profile: {
       firstName: profile?.firstName ?? null,
@@ -116,7 +120,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardHeader>
         <CardContent className="grid gap-6">
           <NotificationsForm enabled={profile.emailNotifications} />
-          <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} />
+          <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} isAdmin={loaderData.isAdmin} />
         </CardContent>
       </Card>
 

@@ -269,7 +269,9 @@ describe('settings (/admin/ajustes)', () => {
     post(settingsRoute, '/admin/ajustes', { intent: 'save-settings', ...fields }, cookie)
   const valid = {
     admissionLaunchAt: '2027-02-01T18:30',
+    admissionMode: 'in_app',
     admissionFormUrl: 'https://forms.example.com/nueva',
+    rejectionText: DEFAULT_SETTINGS.rejectionText,
     announcementText: '',
     announcementUntil: '',
   }
@@ -277,7 +279,10 @@ describe('settings (/admin/ajustes)', () => {
   test('bad values answer 400 with Spanish messages per field and change nothing', async () => {
     const outcome = await save({
       admissionLaunchAt: '2027-02-31T10:00',
+      admissionMode: 'popup',
       admissionFormUrl: 'javascript:alert(1)',
+      admissionRequired: 'yes',
+      rejectionText: 'x'.repeat(2001),
       announcementText: 'x'.repeat(281),
       announcementUntil: 'mañana',
     })
@@ -285,7 +290,10 @@ describe('settings (/admin/ajustes)', () => {
     expect(outcome.data.message.title).toBe('Revisa los ajustes marcados')
     expect(outcome.data.submission.error).toEqual({
       admissionLaunchAt: ['Indica una fecha y hora válidas'],
+      admissionMode: ['Elige adónde lleva «Solicitar admisión»'],
       admissionFormUrl: ['Indica una dirección web completa (https://…)'],
+      admissionRequired: ['Valor no válido para «Admisión obligatoria»'],
+      rejectionText: ['Escribe el texto del email de rechazo (máximo 2000 caracteres)'],
       announcementText: ['El aviso tiene un máximo de 280 caracteres, en una línea'],
       announcementUntil: ['Indica hasta qué día se muestra el aviso'],
     })
@@ -311,8 +319,20 @@ describe('settings (/admin/ajustes)', () => {
     const saved = await save({ ...valid, announcementText: 'Cena de socios el 12 de diciembre', announcementUntil: '2099-12-31' })
     expect(saved.status).toBe(200)
     expect(saved.data.message.title).toBe('Ajustes guardados')
-    const rootData = (await load(root, '/', undefined)).data
-    expect(rootData.admission).toEqual({ formUrl: 'https://forms.example.com/nueva', launchAt: '2027-02-01T18:30' })
+    // In-app (a new install's default): the form of the community, in the same tab.
+    expect((await load(root, '/', undefined)).data.admission).toEqual({ href: '/admision', external: false, launchAt: '2027-02-01T18:30' })
+    // External: the questionnaire, in a new tab (the spec's behaviour).
+    await save({
+      ...valid,
+      admissionMode: 'external',
+      announcementText: 'Cena de socios el 12 de diciembre',
+      announcementUntil: '2099-12-31',
+    })
+    expect((await load(root, '/', undefined)).data.admission).toEqual({
+      href: 'https://forms.example.com/nueva',
+      external: true,
+      launchAt: '2027-02-01T18:30',
+    })
     const community = await load(communityLayout, '/comunidad', people.premium.cookie)
     expect(community.data.announcement).toBe('Cena de socios el 12 de diciembre')
     const audit = (
@@ -326,7 +346,14 @@ describe('settings (/admin/ajustes)', () => {
       announcement: { before: null, after: { text: 'Cena de socios el 12 de diciembre', until: '2099-12-31' } },
     })
     expect(
-      (await save({ ...valid, announcementText: 'Cena de socios el 12 de diciembre', announcementUntil: '2099-12-31' })).data.message.title,
+      (
+        await save({
+          ...valid,
+          admissionMode: 'external',
+          announcementText: 'Cena de socios el 12 de diciembre',
+          announcementUntil: '2099-12-31',
+        })
+      ).data.message.title,
     ).toBe('No había nada que cambiar')
     // An announcement whose last day has passed is not shown.
     await save({ ...valid, announcementText: 'Ya pasó', announcementUntil: '2020-01-01' })

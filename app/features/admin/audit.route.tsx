@@ -7,6 +7,7 @@ import { Button } from '~/ui/button'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { Input, SELECT_CLASS } from '~/ui/input'
 import { Label } from '~/ui/label'
+import { DayField, FilterButtons } from './components/filter-fields'
 import { addDays } from './dashboard.server'
 import { accountIdsMatching } from './members.server'
 import type { Route } from './+types/audit.route'
@@ -26,6 +27,10 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   comment_deleted: 'Comentario de otro miembro eliminado',
   session_deleted: 'Sesión eliminada',
   event_deleted: 'Evento eliminado',
+  admission_approved: 'Solicitud de admisión aprobada',
+  admission_rejected: 'Solicitud de admisión rechazada',
+  admission_waitlisted: 'Solicitud de admisión en lista de espera',
+  admission_info_requested: 'Más información pedida a un candidato',
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
@@ -94,20 +99,9 @@ export default function AuditPage({ loaderData: d }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <div className="grid min-w-0 gap-1.5">
-          <Label htmlFor="audit-from">Desde</Label>
-          <Input id="audit-from" name="desde" type="date" defaultValue={d.filter.desde} className="min-w-0" />
-        </div>
-        <div className="grid min-w-0 gap-1.5">
-          <Label htmlFor="audit-to">Hasta</Label>
-          <Input id="audit-to" name="hasta" type="date" defaultValue={d.filter.hasta} className="min-w-0" />
-        </div>
-        <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-4">
-          <Button type="submit">Filtrar</Button>
-          <Button asChild variant="outline">
-            <Link to="/admin/registro">Quitar filtros</Link>
-          </Button>
-        </div>
+        <DayField id="audit-from" name="desde" label="Desde" defaultValue={d.filter.desde} />
+        <DayField id="audit-to" name="hasta" label="Hasta" defaultValue={d.filter.hasta} />
+        <FilterButtons submit="Filtrar" clearHref="/admin/registro" className="sm:col-span-2 lg:col-span-4" />
       </Form>
       {d.entries.length === 0 ? (
         <p className="rounded-lg border border-dashed p-8 text-center text-muted-foreground">

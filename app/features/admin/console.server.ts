@@ -6,7 +6,7 @@ import { fromWallTime } from '~/platform/dates'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { blankToUndefined, INVALID_CHARS, isCleanText, isSafeHttpUrl } from '~/platform/http/text-fields'
 import { discardFailedJobs, retryFailedJobs } from '~/platform/jobs/jobs.server'
-import { ANNOUNCEMENT_MAX } from '~/platform/settings/limits'
+import { ANNOUNCEMENT_MAX, REJECTION_TEXT_MAX } from '~/platform/settings/limits'
 import { saveSettings, type Settings, WALL_TIME } from '~/platform/settings/settings.server'
 
 /** The console's writes (docs/decisions/0012): jobs retried or discarded, settings saved; each audited. */
@@ -60,6 +60,8 @@ export const SETTINGS_MESSAGES = {
   formUrl: 'Indica una dirección web completa (https://…)',
   announcementText: `El aviso tiene un máximo de ${ANNOUNCEMENT_MAX} caracteres, en una línea`,
   announcementUntil: 'Indica hasta qué día se muestra el aviso',
+  mode: 'Elige adónde lleva «Solicitar admisión»',
+  rejectionText: `Escribe el texto del email de rechazo (máximo ${REJECTION_TEXT_MAX} caracteres)`,
 } as const
 
 /** The settings form: every field named as the page names it; an empty announcement means none. */
@@ -70,6 +72,15 @@ export const SettingsForm = z
       .string({ error: SETTINGS_MESSAGES.launchAt })
       .regex(WALL_TIME, { message: SETTINGS_MESSAGES.launchAt, abort: true })
       .refine((value) => fromWallTime(value.slice(0, 16)) !== null, SETTINGS_MESSAGES.launchAt),
+    admissionMode: z.enum(['in_app', 'external'], SETTINGS_MESSAGES.mode),
+    // A checkbox: present when ticked.
+    admissionRequired: z.preprocess(blankToUndefined, z.literal('on', 'Valor no válido para «Admisión obligatoria»').optional()),
+    rejectionText: z
+      .string({ error: SETTINGS_MESSAGES.rejectionText })
+      .trim()
+      .min(1, SETTINGS_MESSAGES.rejectionText)
+      .max(REJECTION_TEXT_MAX, SETTINGS_MESSAGES.rejectionText)
+      .refine((value) => isCleanText(value, { multiline: true }), INVALID_CHARS),
     admissionFormUrl: z
       .string({ error: SETTINGS_MESSAGES.formUrl })
       .trim()
@@ -107,7 +118,10 @@ export function settingsAction(request: Request, admin: CurrentUser) {
       async run(form) {
         const next: Settings = {
           admissionLaunchAt: form.admissionLaunchAt,
+          admissionMode: form.admissionMode,
           admissionFormUrl: form.admissionFormUrl,
+          admissionRequired: form.admissionRequired === 'on',
+          rejectionText: form.rejectionText,
           announcement: form.announcementText ? { text: form.announcementText, until: form.announcementUntil! } : null,
         }
         const changed = await saveSettings(next, admin.id)

@@ -10,6 +10,7 @@ export const meta: Route.MetaFunction = () => [{ title: `Consola · ${site.name}
 const SECTIONS = [
   { path: '/admin', label: 'Panel' },
   { path: '/admin/miembros', label: 'Miembros' },
+  { path: '/admin/admisiones', label: 'Admisiones' },
   { path: '/admin/trabajos', label: 'Trabajos' },
   { path: '/admin/registro', label: 'Registro' },
   { path: '/admin/ajustes', label: 'Ajustes' },
@@ -27,7 +28,9 @@ export default function ConsoleLayout() {
     <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-8">
       <header>
         <h1 className="text-3xl font-bold tracking-tight">Consola</h1>
-        <p className="mt-1 text-muted-foreground">Cómo va la comunidad, sus miembros, sus trabajos y sus ajustes.</p>
+        <p className="mt-1 text-muted-foreground">
+          Cómo va la comunidad, sus miembros, las solicitudes de admisión, los trabajos y los ajustes.
+        </p>
       </header>
       <TabNav label="Secciones de la consola" tabs={SECTIONS} />
       <div className="grid min-w-0 gap-6">

@@ -1,13 +1,14 @@
 import { Pager } from '~/ui/pager'
-import { Download, Search } from 'lucide-react'
+import { Download } from 'lucide-react'
 import { Form, Link } from 'react-router'
 import { requireAdminConsole } from '~/platform/auth/guards.server'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { Input, SELECT_CLASS } from '~/ui/input'
+import { SELECT_CLASS } from '~/ui/input'
 import { Label } from '~/ui/label'
 import { UserAvatar } from '~/ui/user-avatar'
+import { DayField, FilterButtons, SearchBox } from './components/filter-fields'
 import { formatNumber } from './components/stat'
 import { FILTERS, memberFilterQuery, readMemberFilter } from './filters'
 import { listMembers } from './members.server'
@@ -43,13 +44,7 @@ export default function MembersPage({ loaderData: d }: Route.ComponentProps) {
         Miembros
       </h2>
       <Form method="get" action="/admin/miembros" role="search" className="grid gap-3 rounded-lg border p-3">
-        <div className="grid gap-1.5">
-          <Label htmlFor="members-q">Buscar por nombre, e-mail o empresa</Label>
-          <div className="relative">
-            <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-            <Input id="members-q" type="search" name="q" defaultValue={d.filter.q} maxLength={100} className="pl-9" />
-          </div>
-        </div>
+        <SearchBox id="members-q" label="Buscar por nombre, e-mail o empresa" defaultValue={d.filter.q} />
         <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
           {SELECTS.map(([key, label]) => (
             <div key={key} className="grid min-w-0 gap-1.5">
@@ -66,27 +61,17 @@ export default function MembersPage({ loaderData: d }: Route.ComponentProps) {
               </select>
             </div>
           ))}
-          <div className="grid min-w-0 gap-1.5">
-            <Label htmlFor="members-desde">Alta desde</Label>
-            <Input id="members-desde" type="date" name="desde" defaultValue={d.filter.desde} className="min-w-0" />
-          </div>
-          <div className="grid min-w-0 gap-1.5">
-            <Label htmlFor="members-hasta">Alta hasta</Label>
-            <Input id="members-hasta" type="date" name="hasta" defaultValue={d.filter.hasta} className="min-w-0" />
-          </div>
+          <DayField id="members-desde" name="desde" label="Alta desde" defaultValue={d.filter.desde} />
+          <DayField id="members-hasta" name="hasta" label="Alta hasta" defaultValue={d.filter.hasta} />
         </div>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit">Aplicar</Button>
-          <Button asChild variant="outline">
-            <Link to="/admin/miembros">Quitar filtros</Link>
-          </Button>
+        <FilterButtons clearHref="/admin/miembros">
           <Button asChild variant="outline" className="sm:ml-auto">
             {/* A file download: the browser fetches it itself (served before the router, streamed). */}
             <a href={`/admin/miembros/exportar${d.exportQuery ? `?${d.exportQuery}` : ''}`} download>
               <Download aria-hidden /> Exportar CSV
             </a>
           </Button>
-        </div>
+        </FilterButtons>
       </Form>
 
       <p className="text-sm text-muted-foreground" aria-live="polite">

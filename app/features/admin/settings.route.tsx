@@ -4,15 +4,17 @@ import type { z } from 'zod'
 import { requireAdminConsole } from '~/platform/auth/guards.server'
 import { guardedAction } from '~/platform/http/responses.server'
 import { failedSubmission } from '~/platform/http/result'
-import { ANNOUNCEMENT_MAX } from '~/platform/settings/limits'
+import { ANNOUNCEMENT_MAX, REJECTION_TEXT_MAX } from '~/platform/settings/limits'
 import { getSettings } from '~/platform/settings/settings.server'
 import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { Field } from '~/ui/field'
+import { Field, TextareaField } from '~/ui/field'
 import { settingsAction, type SettingsForm } from './console.server'
 import type { Route } from './+types/settings.route'
+
+const RADIO = 'size-4 shrink-0 accent-primary'
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminConsole(request)
@@ -20,7 +22,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     // With its seconds (the field steps by one second): saving other settings never moves it.
     admissionLaunchAt: settings.admissionLaunchAt,
+    admissionMode: settings.admissionMode,
     admissionFormUrl: settings.admissionFormUrl,
+    admissionRequired: settings.admissionRequired ? 'on' : '',
+    rejectionText: settings.rejectionText,
     announcementText: settings.announcement?.text ?? '',
     announcementUntil: settings.announcement?.until ?? '',
   }
@@ -47,14 +52,52 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
       <Card>
         <CardHeader>
           <CardTitle className="text-lg">Admisión</CardTitle>
-          <CardDescription>La cuenta atrás de la barra de admisión y adónde lleva &lsquo;Solicitar admisión&rsquo;.</CardDescription>
+          <CardDescription>
+            La cuenta atrás de la barra de admisión, adónde lleva &lsquo;Solicitar admisión&rsquo; y quién puede suscribirse.
+          </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
           <Field label="Fecha y hora de la cuenta atrás" field={fields.admissionLaunchAt} type="datetime-local" step={1} />
           <p className="-mt-2 text-xs text-muted-foreground">
             Cada visitante la ve en su hora local. Cuando pasa, la barra dice &lsquo;Admisión abierta&rsquo;.
           </p>
-          <Field label="Formulario de admisión (se abre en una pestaña nueva)" field={fields.admissionFormUrl} type="url" maxLength={500} />
+          <fieldset className="grid gap-2">
+            <legend className="text-sm font-medium">&lsquo;Solicitar admisión&rsquo; lleva a</legend>
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name={fields.admissionMode.name}
+                value="in_app"
+                defaultChecked={loaderData.admissionMode === 'in_app'}
+                className={RADIO}
+              />
+              El formulario de la comunidad (/admision), con la cola de solicitudes en la consola
+            </label>
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name={fields.admissionMode.name}
+                value="external"
+                defaultChecked={loaderData.admissionMode === 'external'}
+                className={RADIO}
+              />
+              Un formulario externo, en una pestaña nueva
+            </label>
+          </fieldset>
+          <Field label="Formulario externo de admisión" field={fields.admissionFormUrl} type="url" maxLength={500} />
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              name={fields.admissionRequired.name}
+              defaultChecked={loaderData.admissionRequired === 'on'}
+              className="mt-0.5 size-4 shrink-0 accent-primary"
+            />
+            <span>
+              <span className="font-medium">Admisión obligatoria</span>: solo quien tenga su solicitud aprobada (o el premium concedido por
+              un admin) puede suscribirse.
+            </span>
+          </label>
+          <TextareaField label="Texto del email de rechazo" field={fields.rejectionText} rows={5} maxLength={REJECTION_TEXT_MAX} />
         </CardContent>
       </Card>
       <Card>

@@ -7,6 +7,8 @@ import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'
 import { checkRateLimits, clientIp } from '~/platform/rate-limit/rate-limit.server'
 import { startCheckout } from './billing.server'
+import { mayStartCheckout } from '~/features/admission/admission.server'
+import { ADMISSION_MESSAGES } from '~/features/admission/limits'
 import { isLocalTestCheckout } from './stripe.server'
 import type { Route } from './+types/checkout.route'
 
@@ -27,6 +29,13 @@ export async function action({ request }: Route.ActionArgs) {
       async run({ plan }) {
         const limited = await checkRateLimits([{ key: `checkout:${user.id}:${clientIp(request)}`, max: 10, windowSeconds: 10 * 60 }])
         if (limited) return redirectWithToast('/pricing', { type: 'error', title: limited.message })
+        // 'Admisión obligatoria' (the console's setting): the prices page below the message offers the way to apply.
+        if (!(await mayStartCheckout(user)))
+          return redirectWithToast('/pricing', {
+            type: 'info',
+            title: 'Primero, tu admisión',
+            description: ADMISSION_MESSAGES.admissionRequired,
+          })
         try {
           // The test checkout serves only this machine (see isLocalTestCheckout): others get the manual answer.
           const testCheckoutRefused = getEnv().PAYMENTS_PROVIDER === 'test' && !isLocalTestCheckout(request)

@@ -186,5 +186,6 @@ function linkTextOf(item: NotificationView) {
   if (item.relatedPostId) return 'Ver la publicación'
   if (item.relatedEventId) return 'Ver el evento'
   if (item.relatedSessionId) return 'Ver la sesión'
+  if (item.type === 'admission_application') return 'Ver las solicitudes'
   return 'Ver mis notificaciones'
 }

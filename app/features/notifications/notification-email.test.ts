@@ -17,7 +17,11 @@ import { newSession } from '../../../tests/setup/sessions'
 import { BASE_URL, formRequest, getRequest, type QueuedMail, readToast, run } from '../../../tests/setup/requests'
 import { sendActivityEmail } from './activity-email.server'
 import { scheduleDigests, sendDueDigests } from './digest.server'
-import { type Channel, TOPICS, type Topic } from './preferences'
+import { type Channel, TOPICS, type Topic, topicsFor } from './preferences'
+
+/** What members set (an admin's own topic, new applications, is tested with admission). */
+type MemberTopic = Exclude<Topic, 'admissions'>
+const MEMBER_TOPICS = topicsFor(false) as Array<{ key: MemberTopic }>
 import { getPreferences, savePreferences } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
 import * as unsubscribeRoute from './unsubscribe.route'
@@ -115,7 +119,7 @@ describe('preference matrix: each topic × each setting', () => {
     const rotated: Person[] = []
     for (let i = 0; i < 4; i++) {
       const person = await createPersona('premium', { firstName: `Rota${i}`, lastName: 'Canales' })
-      const topics = Object.fromEntries(TOPICS.map((topic, t) => [topic.key, channelOf(i, t)])) as Record<Topic, Channel>
+      const topics = Object.fromEntries(MEMBER_TOPICS.map((topic, t) => [topic.key, channelOf(i, t)])) as Record<Topic, Channel>
       await savePreferences(person.userId!, { ...topics, digest: 'never', timeZone: null })
       rotated.push(person)
     }
@@ -164,7 +168,7 @@ describe('preference matrix: each topic × each setting', () => {
 
     await afterBatchWindow()
 
-    const typeOfTopic: Record<Topic, string> = {
+    const typeOfTopic: Record<MemberTopic, string> = {
       comments: 'comment',
       replies: 'comment_reply',
       likes: 'like',
@@ -173,7 +177,7 @@ describe('preference matrix: each topic × each setting', () => {
       myEvents: 'event_reminder',
     }
     // What each topic's item looks like in the activity e-mail (or the reminder's own e-mail).
-    const inMail: Record<Topic, (mails: QueuedMail[]) => boolean> = {
+    const inMail: Record<MemberTopic, (mails: QueuedMail[]) => boolean> = {
       comments: (mails) => mails.some((mail) => mail.text.includes('ha comentado en tu post')),
       replies: (mails) => mails.some((mail) => mail.text.includes('ha respondido a tu comentario')),
       likes: (mails) => mails.some((mail) => /Nuevo like/i.test(mail.text)),
@@ -184,8 +188,8 @@ describe('preference matrix: each topic × each setting', () => {
     for (const [i, person] of recipients.entries()) {
       const rows = await bell(person.userId!)
       const mails = await mailsTo(person.email!)
-      const channels = TOPICS.map((topic, t) => (person === paused ? 'email' : channelOf(i, t)))
-      for (const [t, topic] of TOPICS.entries()) {
+      const channels = MEMBER_TOPICS.map((topic, t) => (person === paused ? 'email' : channelOf(i, t)))
+      for (const [t, topic] of MEMBER_TOPICS.entries()) {
         const label = `${person.email} × ${topic.key} (${channels[t]})`
         expect(
           rows.some((row) => row.type === typeOfTopic[topic.key]),
@@ -196,7 +200,7 @@ describe('preference matrix: each topic × each setting', () => {
       // Nothing is left waiting once the batch has gone.
       expect(rows.filter((row) => row.emailPending)).toEqual([])
       // The burst's topics wanted by e-mail in one e-mail, whose header stops each; the reminder apart.
-      const batched = TOPICS.map((topic) => topic.key).filter(
+      const batched = MEMBER_TOPICS.map((topic) => topic.key).filter(
         (key, t) => key !== 'myEvents' && channels[t] === 'email' && person !== paused,
       )
       const batches = mails.filter((mail) => mail.headers?.['List-Unsubscribe'] && !mail.subject.startsWith('Mañana'))
@@ -658,7 +662,8 @@ describe('preferences in /perfil', () => {
     expect(saved.status).toBe(302)
     expect(saved.location).toBe('/perfil#notificaciones')
     expect(await readToast(saved.headers)).toMatchObject({ title: 'Preferencias de notificación guardadas' })
-    expect(await getPreferences(member.userId!)).toEqual({ ...choices, timeZone: 'America/Bogota' })
+    // The admins' own topic keeps its default for a member (never shown to them).
+    expect(await getPreferences(member.userId!)).toEqual({ ...choices, admissions: 'email', timeZone: 'America/Bogota' })
     // Without the page's script no zone comes: the known one stays.
     await post({ intent: 'preferences', ...choices, digest: 'weekly' }, member.cookie)
     expect(await getPreferences(member.userId!)).toMatchObject({ digest: 'weekly', timeZone: 'America/Bogota' })

@@ -15,7 +15,10 @@ function isTimeZone(value: string) {
 /** The /perfil form 'Notificaciones': one choice per topic, the digest, and the browser's zone. */
 export const PreferencesSchema = z.object({
   intent: z.literal('preferences'),
-  ...(Object.fromEntries(TOPICS.map((topic) => [topic.key, channel])) as Record<(typeof TOPICS)[number]['key'], typeof channel>),
+  ...(Object.fromEntries(TOPICS.map((topic) => [topic.key, 'adminsOnly' in topic ? channel.optional() : channel])) as Record<
+    (typeof TOPICS)[number]['key'],
+    typeof channel
+  >),
   digest: z.enum(Object.keys(DIGEST_LABELS) as ['never', 'daily', 'weekly'], 'Elige la frecuencia del resumen'),
   // Sent by the page's script; a browser without it keeps the zone already known.
   timeZone: z.string().max(64).refine(isTimeZone, 'Zona horaria no válida').optional(),

@@ -14,6 +14,7 @@ const TOPIC_COLUMNS = {
   sessions: notificationSettings.sessions,
   events: notificationSettings.events,
   myEvents: notificationSettings.myEvents,
+  admissions: notificationSettings.admissions,
 }
 
 const PREFERENCE_COLUMNS = {

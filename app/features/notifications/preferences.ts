@@ -28,7 +28,11 @@ export const TOPICS = [
   { key: 'sessions', label: 'Nuevas sesiones CEO', types: ['new_session'] },
   { key: 'events', label: 'Nuevos eventos', types: ['new_event'] },
   { key: 'myEvents', label: 'Mis eventos: recordatorios y plazas liberadas', types: ['event_spot', 'event_reminder'] },
-] as const satisfies ReadonlyArray<{ key: string; label: string; types: readonly NotificationType[] }>
+  { key: 'admissions', label: 'Nuevas solicitudes de admisión', types: ['admission_application'], adminsOnly: true },
+] as const satisfies ReadonlyArray<{ key: string; label: string; types: readonly NotificationType[]; adminsOnly?: boolean }>
+
+/** The topics a member sees in /perfil: an admin's own (new applications) only to admins. */
+export const topicsFor = (isAdmin: boolean) => TOPICS.filter((topic) => isAdmin || !('adminsOnly' in topic))
 
 export type Topic = (typeof TOPICS)[number]['key']
 

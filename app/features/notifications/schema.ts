@@ -19,6 +19,7 @@ export const notificationTypeEnum = pgEnum('notification_type', [
   'new_event',
   'event_spot',
   'event_reminder',
+  'admission_application',
 ])
 
 export const notifications = pgTable(
@@ -74,6 +75,8 @@ export const notificationSettings = pgTable('notification_settings', {
   sessions: notificationChannelEnum('sessions').notNull().default('web'),
   events: notificationChannelEnum('events').notNull().default('web'),
   myEvents: notificationChannelEnum('my_events').notNull().default('email'),
+  /** Admins only: a new application to join (issue 26). */
+  admissions: notificationChannelEnum('admissions').notNull().default('email'),
   digest: digestFrequencyEnum('digest').notNull().default('weekly'),
   /** The member's IANA zone, as their browser told it when they saved; the digest goes at 08:00 there. */
   timeZone: text('time_zone'),

@@ -1,7 +1,6 @@
-import { useAdmission } from './components/use-admission'
 import { ArrowRight } from '~/features/site/components/icons'
 import { Link, useRouteLoaderData } from 'react-router'
-import { ExternalButton } from '~/features/site/components/external-button'
+import { AdmissionLink } from '~/features/site/components/admission-link'
 import { PricingCard } from '~/features/site/components/pricing-card'
 import { pageMeta } from '~/features/site/components/seo'
 import { pricingPage, seo } from './content'
@@ -18,7 +17,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   pageMeta({ origin: loaderData?.origin ?? '', path: '/pricing', title: seo.pricingTitle, description: seo.pricingDescription })
 
 export default function PricingPage() {
-  const admission = useAdmission()
   const root = useRouteLoaderData('root') as RootData
   const user = root?.user ?? null
   return (
@@ -37,9 +35,9 @@ export default function PricingPage() {
           {user?.isPremium ? null : (
             <>
               <p className="text-muted-foreground">{pricingPage.admissionNote}</p>
-              <ExternalButton href={admission.formUrl} tone="primary" className="w-full sm:w-auto">
+              <AdmissionLink tone="primary" className="w-full sm:w-auto">
                 {pricingPage.admissionCta}
-              </ExternalButton>
+              </AdmissionLink>
             </>
           )}
           <Link

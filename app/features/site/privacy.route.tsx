@@ -106,7 +106,9 @@ export default function PrivacidadPage() {
             sesiones grupales, su imagen, su voz y sus intervenciones, que quedan grabadas.
           </li>
           <li>
-            <B>Datos profesionales que nos facilite:</B> respuestas al cuestionario de admisión e información que comparta en las sesiones
+            <B>Datos profesionales que nos facilite:</B> su solicitud de admisión (nombre, email, teléfono si lo da, perfil de LinkedIn,
+            empresa, cargo, sector, años de experiencia, el puesto al que aspira, sus respuestas y cómo nos conoció), las preguntas y
+            respuestas que se crucen sobre ella y las notas y decisiones de quienes la valoran; e información que comparta en las sesiones
             individuales, como su trayectoria, sus objetivos o su currículum.
           </li>
           <li>
@@ -159,7 +161,9 @@ export default function PrivacidadPage() {
             plazo máximo de 30 días; sus publicaciones en el foro se eliminan o se anonimizan.
           </li>
           <li>
-            <B>Solicitudes de admisión no aceptadas:</B> un máximo de seis meses desde la decisión.
+            <B>Solicitudes de admisión:</B> las rechazadas o retiradas, y las aprobadas cuya invitación no llegó a usarse, 12 meses desde la
+            decisión o la retirada (un proceso diario las suprime con su historial); las que siguen abiertas, hasta que se decidan o las
+            retire desde el enlace de su email; la aprobada con la que creó su cuenta, mientras la cuenta exista (se suprime con ella).
           </li>
           <li>
             <B>Contratación y facturación:</B> durante los plazos legales: seis años para la documentación mercantil (artículo 30 del Código

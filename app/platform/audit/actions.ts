@@ -14,6 +14,10 @@ export const AUDIT_ACTIONS = [
   'comment_deleted',
   'session_deleted',
   'event_deleted',
+  'admission_approved',
+  'admission_rejected',
+  'admission_waitlisted',
+  'admission_info_requested',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

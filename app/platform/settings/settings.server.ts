@@ -16,7 +16,7 @@ import { appSettings } from './schema'
 export const WALL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
-import { ANNOUNCEMENT_MAX } from './limits'
+import { ANNOUNCEMENT_MAX, DEFAULT_REJECTION_TEXT, REJECTION_TEXT_MAX } from './limits'
 
 export const SettingsSchema = z.object({
   /** The admission countdown's date, a wall time without zone: browsers read it in the visitor's time (spec). */
@@ -24,8 +24,18 @@ export const SettingsSchema = z.object({
     .string()
     .regex(WALL_TIME)
     .refine((value) => !Number.isNaN(Date.parse(value))),
-  /** Where every 'Solicitar admisión' leads: the external questionnaire (in a new tab, spec). */
+  /** Where every 'Solicitar admisión' leads: the in-app form (/admision) or the external questionnaire (in a new tab, spec). */
+  admissionMode: z.enum(['in_app', 'external']),
+  /** The external questionnaire, when admissionMode is 'external'. */
   admissionFormUrl: z.string().max(500).refine(isSafeHttpUrl),
+  /** 'Admisión obligatoria': only an approved applicant (or premium granted by an admin) may start a checkout. */
+  admissionRequired: z.boolean(),
+  /** The rejection e-mail's words. */
+  rejectionText: z
+    .string()
+    .min(1)
+    .max(REJECTION_TEXT_MAX)
+    .refine((value) => isCleanText(value, { multiline: true })),
   /** A short line on the community pages until the end of `until` (community's zone), or none. */
   announcement: z
     .object({
@@ -44,7 +54,10 @@ type Key = keyof Settings
 
 export const DEFAULT_SETTINGS: Settings = {
   admissionLaunchAt: site.admission.launchAt,
+  admissionMode: 'in_app',
   admissionFormUrl: site.admissionFormUrl,
+  admissionRequired: false,
+  rejectionText: DEFAULT_REJECTION_TEXT,
   announcement: null,
 }
 
@@ -113,6 +126,13 @@ export async function saveSettings(next: Settings, actorUserId: string) {
   })
   kept = undefined
   return changed
+}
+
+/** Where 'Solicitar admisión' leads and whether it opens a new tab. */
+export function admissionLink(settings: Settings) {
+  return settings.admissionMode === 'external'
+    ? { href: settings.admissionFormUrl, external: true }
+    : { href: '/admision', external: false }
 }
 
 /** The announcement's text while it runs (until the end of its last day, in the community's zone), else null. */

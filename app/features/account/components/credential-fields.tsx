@@ -3,8 +3,9 @@ import { Field } from '~/ui/field'
 
 type TextField = FieldMetadata<string | null | undefined>
 
-export function EmailField({ field }: { field: TextField }) {
-  return <Field label="Email" field={field} type="email" autoComplete="email" placeholder="tu@empresa.com" />
+/** `readOnly` when an invitation fixes the address. */
+export function EmailField({ field, readOnly }: { field: TextField; readOnly?: boolean }) {
+  return <Field label="Email" field={field} type="email" autoComplete="email" placeholder="tu@empresa.com" readOnly={readOnly} />
 }
 
 /** `current` when the password proves who one is; otherwise it is a new one, which browsers offer to generate and save. */

@@ -1,10 +1,8 @@
-import { useAdmission } from './use-admission'
 import { access } from '~/features/site/content'
-import { ExternalButton, Eyebrow } from './external-button'
+import { AdmissionLink, Eyebrow } from './admission-link'
 import { CircleCheck } from './icons'
 
 export function AccessSection() {
-  const admission = useAdmission()
   return (
     <section aria-labelledby="acceso-title" className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
       <div className="grid gap-10 lg:grid-cols-5 lg:items-center">
@@ -14,9 +12,7 @@ export function AccessSection() {
             {access.title}
           </h2>
           <p className="mt-4 text-lg text-muted-foreground">{access.intro}</p>
-          <ExternalButton href={admission.formUrl} className="mt-8 w-full sm:w-auto">
-            {access.cta}
-          </ExternalButton>
+          <AdmissionLink className="mt-8 w-full sm:w-auto">{access.cta}</AdmissionLink>
         </div>
         <ul className="grid gap-4 sm:grid-cols-2 lg:col-span-3">
           {access.items.map((item) => (

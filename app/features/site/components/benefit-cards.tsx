@@ -1,5 +1,5 @@
 import { type BenefitIcon, benefits } from '~/features/site/content'
-import { Eyebrow } from './external-button'
+import { Eyebrow } from './admission-link'
 import { Compass, Eye, type LandingIcon, Target, Users } from './icons'
 
 const ICONS: Record<BenefitIcon, LandingIcon> = { users: Users, eye: Eye, compass: Compass, target: Target }

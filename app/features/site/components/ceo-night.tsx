@@ -1,5 +1,5 @@
 import { ceoNight } from '~/features/site/content'
-import { Eyebrow } from './external-button'
+import { Eyebrow } from './admission-link'
 import { Sparkles } from './icons'
 import { ResponsivePicture } from './responsive-picture'
 

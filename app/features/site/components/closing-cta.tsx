@@ -1,9 +1,7 @@
-import { useAdmission } from './use-admission'
 import { closing } from '~/features/site/content'
-import { ExternalButton } from './external-button'
+import { AdmissionLink } from './admission-link'
 
 export function ClosingCta() {
-  const admission = useAdmission()
   return (
     <section aria-labelledby="cierre-title" className="relative isolate overflow-hidden bg-navy text-white">
       <div aria-hidden className="absolute inset-0 -z-10 bg-[radial-gradient(50%_70%_at_50%_0%,rgba(11,79,74,0.9),transparent_75%)]" />
@@ -13,9 +11,9 @@ export function ClosingCta() {
           {closing.title}
         </h2>
         <p className="mt-5 text-lg text-slate-200">{closing.text}</p>
-        <ExternalButton href={admission.formUrl} onDark className="mt-8 w-full sm:w-auto">
+        <AdmissionLink onDark className="mt-8 w-full sm:w-auto">
           {closing.primaryCta}
-        </ExternalButton>
+        </AdmissionLink>
       </div>
     </section>
   )

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import { externalLinks, faq, NEW_TAB_NOTICE } from '~/features/site/content'
-import { Eyebrow } from './external-button'
+import { Eyebrow } from './admission-link'
 import { CalendarClock, ChevronDown, ExternalLink } from './icons'
 
 /** FAQPage structured data (a data block: the CSP does not apply to it). */

@@ -1,10 +1,8 @@
-import { useAdmission } from './use-admission'
 import { hero } from '~/features/site/content'
-import { ExternalButton, Eyebrow } from './external-button'
+import { AdmissionLink, Eyebrow } from './admission-link'
 import { Check } from './icons'
 
 export function Hero() {
-  const admission = useAdmission()
   return (
     <section aria-labelledby="hero-title" className="relative isolate overflow-hidden bg-navy text-white">
       {/* Soft evening light: CSS gradients only, nothing to download above the fold. */}
@@ -20,12 +18,10 @@ export function Hero() {
           </h1>
           <p className="max-w-2xl text-lg text-slate-200 sm:text-xl">{hero.lead}</p>
           <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
-            <ExternalButton href={admission.formUrl} onDark>
-              {hero.primaryCta}
-            </ExternalButton>
-            <ExternalButton href={admission.formUrl} tone="outline-dark" onDark>
+            <AdmissionLink onDark>{hero.primaryCta}</AdmissionLink>
+            <AdmissionLink tone="outline-dark" onDark>
               {hero.secondaryCta}
-            </ExternalButton>
+            </AdmissionLink>
           </div>
           <ul className="mt-2 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-200">
             {hero.highlights.map((item) => (

@@ -1,10 +1,8 @@
-import { useAdmission } from './use-admission'
 import { howItWorks } from '~/features/site/content'
-import { ExternalButton, Eyebrow } from './external-button'
+import { AdmissionLink, Eyebrow } from './admission-link'
 import { Video } from './icons'
 
 export function HowItWorks() {
-  const admission = useAdmission()
   return (
     <section id="como-funciona" aria-labelledby="como-funciona-title" className="bg-secondary">
       <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
@@ -33,9 +31,7 @@ export function HowItWorks() {
           <Video className="mt-0.5 size-5 shrink-0 text-primary sm:mt-0" aria-hidden />
           {howItWorks.note}
         </p>
-        <ExternalButton href={admission.formUrl} className="mt-8 w-full sm:w-auto">
-          {howItWorks.cta}
-        </ExternalButton>
+        <AdmissionLink className="mt-8 w-full sm:w-auto">{howItWorks.cta}</AdmissionLink>
       </div>
     </section>
   )

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Button } from '~/ui/button'
 import { press } from '~/features/site/content'
 import { cn } from '~/ui/cn'
-import { ON_DARK_FOCUS } from './external-button'
+import { ON_DARK_FOCUS } from './admission-link'
 import { Headphones } from './icons'
 
 /**

@@ -1,5 +1,5 @@
 import { NEW_TAB_NOTICE, press } from '~/features/site/content'
-import { Eyebrow } from './external-button'
+import { Eyebrow } from './admission-link'
 import { ExternalLink, Newspaper } from './icons'
 import { PodcastPlayer } from './podcast-player'
 

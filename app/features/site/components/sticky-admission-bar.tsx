@@ -3,7 +3,7 @@ import { useRouteLoaderData } from 'react-router'
 import { stickyBar } from '~/features/site/content'
 import { useAdmission } from './use-admission'
 import { cn } from '~/ui/cn'
-import { ExternalButton } from './external-button'
+import { AdmissionLink } from './admission-link'
 
 type RootData = { user: { isPremium: boolean } | null } | undefined
 
@@ -73,9 +73,9 @@ export function StickyAdmissionBar() {
     >
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
         <Countdown launchAt={admission.launchAt} />
-        <ExternalButton href={admission.formUrl} onDark size="default" className="shrink-0 px-3 sm:px-5">
+        <AdmissionLink onDark size="default" className="shrink-0 px-3 sm:px-5">
           {stickyBar.cta}
-        </ExternalButton>
+        </AdmissionLink>
       </div>
     </div>
   )

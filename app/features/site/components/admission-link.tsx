@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react'
+import { Link } from 'react-router'
 import { Button } from '~/ui/button'
 import { NEW_TAB_NOTICE } from '~/features/site/content'
 import { cn } from '~/ui/cn'
 import { ExternalLink } from './icons'
+import { useAdmission } from './use-admission'
 
 /** Focus ring that stays visible on navy and teal backgrounds. */
 export const ON_DARK_FOCUS = 'focus-visible:ring-white focus-visible:ring-offset-navy'
@@ -17,18 +19,16 @@ const TONES: Record<Tone, { variant: 'gold' | 'outline' | 'default'; className: 
 }
 
 /**
- * A button-styled link to an external page (admission form, booking), opened in a new
- * tab and announced as such to screen readers.
+ * Every 'Solicitar admisión': a button-styled link to where the operator's setting sends it, the
+ * in-app form, or the external questionnaire in a new tab, announced as such to screen readers.
  */
-export function ExternalButton({
-  href,
+export function AdmissionLink({
   children,
   tone = 'gold',
   onDark = false,
   size = 'lg',
   className,
 }: {
-  href: string
   children: ReactNode
   tone?: Tone
   onDark?: boolean
@@ -36,13 +36,18 @@ export function ExternalButton({
   className?: string
 }) {
   const { variant, className: toneClass } = TONES[tone]
+  const { href, external } = useAdmission()
   return (
     <Button asChild size={size} variant={variant} className={cn(toneClass, onDark && ON_DARK_FOCUS, className)}>
-      <a href={href} target="_blank" rel="noopener noreferrer">
-        {children}
-        <ExternalLink aria-hidden />
-        <span className="sr-only"> {NEW_TAB_NOTICE}</span>
-      </a>
+      {external ? (
+        <a href={href} target="_blank" rel="noopener noreferrer">
+          {children}
+          <ExternalLink aria-hidden />
+          <span className="sr-only"> {NEW_TAB_NOTICE}</span>
+        </a>
+      ) : (
+        <Link to={href}>{children}</Link>
+      )}
     </Button>
   )
 }

@@ -1,0 +1,118 @@
+import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
+import { newAccount } from './support/accounts'
+import { expect, test } from './support/fixtures'
+import { mailsTo, markMailLog, waitForMailLink } from './support/mail'
+import { expectToast } from './support/ui'
+
+// Issue 26: admission inside the product, from the landing's button to a paying member.
+
+test('a visitor applies, an admin approves from the queue, the applicant follows the invitation, signs up, pays and is premium', async ({
+  page,
+  signedInAs,
+}) => {
+  test.setTimeout(180_000)
+  const applicant = newAccount('candidata', { firstName: 'Lucía', lastName: `Admitida${Date.now()}` })
+  const mark = markMailLog()
+
+  // The landing's button leads to the form, in the same tab.
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/')
+  await page
+    .locator('section')
+    .first()
+    .getByRole('link', { name: /^Solicitar admisión/ })
+    .click()
+  await expect(page).toHaveURL(/\/admision$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Solicitar admisión' })).toBeVisible()
+
+  // Sent incomplete, the server names what is missing and keeps what was typed.
+  await page.getByLabel('Nombre', { exact: true }).fill(applicant.firstName)
+  await page.getByLabel('Perfil de LinkedIn').fill('https://example.com/no-es-linkedin')
+  await page.getByRole('button', { name: 'Enviar solicitud' }).click()
+  await expect(page.getByText('El apellido es requerido')).toBeVisible()
+  await expect(page.getByText('Indica la dirección de tu perfil de LinkedIn (https://www.linkedin.com/in/…)')).toBeVisible()
+  await expect(page.getByText('Debes aceptar la política de privacidad para enviar tu solicitud')).toBeVisible()
+  await expect(page.getByLabel('Nombre', { exact: true })).toHaveValue(applicant.firstName)
+
+  await page.getByLabel('Apellidos').fill(applicant.lastName)
+  await page.getByLabel('Email').fill(applicant.email)
+  await page.getByLabel('Perfil de LinkedIn').fill('https://www.linkedin.com/in/lucia-admitida')
+  await page.getByLabel('Empresa').fill('Biofarma Ibérica')
+  await page.getByLabel('Cargo actual').fill('Directora de operaciones')
+  await page.getByLabel('Sector').selectOption({ label: 'Biotech' })
+  await page.getByLabel('Años de experiencia').fill('15')
+  await page.getByLabel('Puesto al que aspiras').fill('CEO')
+  await page.getByLabel('¿Qué aportarías a la comunidad?').fill('Quince años llevando plantas de biológicos.')
+  await page.getByLabel('¿Qué esperas de la comunidad?').fill('Conversaciones francas con quien ya ha llegado.')
+  await page.getByRole('checkbox', { name: /política de privacidad/ }).check()
+  await expectNoAxeViolations(page, '/admision at 1280 px')
+  await screenshot(page, 'admission-form-1280')
+  await page.getByRole('button', { name: 'Enviar solicitud' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Solicitud recibida' })).toBeVisible()
+  await expectNoAxeViolations(page, 'Solicitud recibida')
+
+  // The e-mail brings the private status link.
+  await waitForMailLink(applicant.email, 'Hemos recibido tu solicitud de admisión', { after: mark })
+  const received = mailsTo(applicant.email, mark).find((mail) => mail.subject === 'Hemos recibido tu solicitud de admisión')!
+  // Its links: the status page, and the LinkedIn profile among what was sent.
+  await page.goto(received.links.find((link) => link.includes('/admision/estado/'))!)
+  await expect(page.getByText('En revisión')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Retirar mi solicitud' })).toBeVisible()
+  await expectNoHorizontalOverflow(page, 'status page', MOBILE)
+  await expectNoAxeViolations(page, 'status page at 390 px')
+
+  // The admin finds it in the queue and approves it.
+  const admin = await signedInAs('admin')
+  await admin.page.setViewportSize(DESKTOP)
+  await admin.page.goto('/admin')
+  await admin.page.getByRole('link', { name: 'Admisiones' }).click()
+  await admin.page.getByLabel('Buscar por nombre, email o empresa').fill(applicant.lastName)
+  await admin.page.getByRole('button', { name: 'Aplicar' }).click()
+  await expect(admin.page.getByText('1 solicitud', { exact: true })).toBeVisible()
+  await expectNoAxeViolations(admin.page, '/admin/admisiones at 1280 px')
+  await screenshot(admin.page, 'admission-queue-1280')
+  await expectNoHorizontalOverflow(admin.page, '/admin/admisiones', MOBILE)
+  await expectNoAxeViolations(admin.page, '/admin/admisiones at 390 px')
+  await screenshot(admin.page, 'admission-queue-390')
+  await admin.page.getByRole('link', { name: `${applicant.firstName} ${applicant.lastName}` }).click()
+  await expect(admin.page.getByText('Quince años llevando plantas de biológicos.')).toBeVisible()
+  await expect(admin.page.getByText('Este email aún no tiene cuenta.')).toBeVisible()
+  await expectNoHorizontalOverflow(admin.page, 'application page', MOBILE)
+  await expectNoAxeViolations(admin.page, 'application page at 390 px')
+  await screenshot(admin.page, 'admission-application-390')
+  await admin.page.setViewportSize(DESKTOP)
+  await admin.page.getByRole('button', { name: 'Aprobar' }).click()
+  await expect(admin.page.getByRole('status').filter({ hasText: 'Solicitud aprobada: invitación enviada' })).toBeVisible()
+  await expect(admin.page.getByText('Esta solicitud está cerrada: aprobada.')).toBeVisible()
+  await screenshot(admin.page, 'admission-application-1280')
+
+  // The invitation opens sign-up with the e-mail fixed; confirming leads back to it, signed in.
+  const invitation = await waitForMailLink(applicant.email, 'Tu admisión en Círculo CEO está aprobada', { after: mark })
+  await page.goto(invitation)
+  await page.getByRole('link', { name: 'Crear mi cuenta' }).click()
+  const email = page.getByLabel('Email', { exact: true })
+  await expect(email).toHaveValue(applicant.email)
+  await expect(email).toHaveAttribute('readonly', '')
+  await page.getByLabel('Nombre', { exact: true }).fill(applicant.firstName)
+  await page.getByLabel('Apellido', { exact: true }).fill(applicant.lastName)
+  await page.getByLabel('Contraseña', { exact: true }).fill(applicant.password)
+  await page.getByLabel('Confirmar contraseña', { exact: true }).fill(applicant.password)
+  await page.getByRole('button', { name: 'Registrarse', exact: true }).click()
+  await expectToast(page, 'Cuenta creada exitosamente. Revisa tu email para confirmar tu cuenta.')
+  await page.goto(await waitForMailLink(applicant.email, 'Confirma tu email', { after: mark }))
+  await expect(page).toHaveURL(/\/admision\/invitacion\//)
+  await expect(page.getByRole('heading', { level: 1, name: `Bienvenido, ${applicant.firstName}` })).toBeVisible()
+  await expectNoAxeViolations(page, 'invitation page')
+
+  // Pays with the local test checkout and is premium.
+  await page.getByRole('button', { name: 'Hazte miembro' }).click()
+  await expect(page).toHaveURL(/\/billing\/test-checkout\?session=test_cs_/)
+  await page.getByRole('button', { name: 'Pagar (simulado)' }).click()
+  await expect(page).toHaveURL(/\/success$/)
+  await expect(page).toHaveURL(/\/perfil$/, { timeout: 10_000 })
+  await expect(page.getByText('Premium', { exact: true }).first()).toBeVisible()
+
+  // The history names the invitation as used.
+  await admin.page.reload()
+  await expect(admin.page.getByText('Invitación usada: cuenta vinculada')).toBeVisible()
+})
