@@ -104,7 +104,8 @@ test('a visitor applies, an admin approves from the queue, the applicant follows
   await expect(page.getByRole('heading', { level: 1, name: `Bienvenido, ${applicant.firstName}` })).toBeVisible()
   await expectNoAxeViolations(page, 'invitation page')
 
-  // Pays with the local test checkout and is premium.
+  // Chooses a plan, pays with the local test checkout and is premium.
+  await page.getByRole('link', { name: 'Elegir mi plan' }).click()
   await page.getByRole('button', { name: 'Hazte miembro' }).click()
   await expect(page).toHaveURL(/\/billing\/test-checkout\?session=test_cs_/)
   await page.getByRole('button', { name: 'Pagar (simulado)' }).click()
@@ -115,4 +116,38 @@ test('a visitor applies, an admin approves from the queue, the applicant follows
   // The history names the invitation as used.
   await admin.page.reload()
   await expect(admin.page.getByText('Invitación usada: cuenta vinculada')).toBeVisible()
+})
+
+test('without JavaScript the form is sent and answered; it fits a phone', async ({ pageAs }) => {
+  const page = await pageAs(null, { javaScriptEnabled: false, viewport: MOBILE })
+  const applicant = newAccount('sin-js')
+  await page.goto('/admision')
+  await expectNoHorizontalOverflow(page, '/admision', MOBILE)
+  await screenshot(page, 'admission-form-390')
+  await page.getByLabel('Nombre', { exact: true }).fill(applicant.firstName)
+  await page.getByLabel('Apellidos').fill('Sin Script')
+  await page.getByLabel('Email').fill(applicant.email)
+  await page.getByLabel('Perfil de LinkedIn').fill('https://www.linkedin.com/in/sin-script')
+  await page.getByLabel('Empresa').fill('Diagnóstica del Norte')
+  await page.getByLabel('Cargo actual').fill('Directora médica')
+  await page.getByLabel('Sector').selectOption({ label: 'Diagnóstico' })
+  await page.getByLabel('Años de experiencia').fill('12')
+  await page.getByLabel('Puesto al que aspiras').fill('Directora general')
+  await page.getByLabel('¿Qué aportarías a la comunidad?').fill('Una década en diagnóstico in vitro.')
+  await page.getByLabel('¿Qué esperas de la comunidad?').fill('Aprender de quien dirige.')
+  await page.getByRole('checkbox', { name: /política de privacidad/ }).check()
+  await page.getByRole('button', { name: 'Enviar solicitud' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Solicitud recibida' })).toBeVisible()
+})
+
+test('the form at 390 px passes axe, and a signed-in member finds their details filled in', async ({ pageAs, signedInAs }) => {
+  const visitor = await pageAs(null, { viewport: MOBILE })
+  await visitor.goto('/admision')
+  await expectNoAxeViolations(visitor, '/admision at 390 px')
+  const member = await signedInAs('complete')
+  await member.page.goto('/perfil')
+  await member.page.getByRole('link', { name: /Solicitar admisión/ }).click()
+  await expect(member.page).toHaveURL(/\/admision$/)
+  await expect(member.page.getByLabel('Email')).toHaveValue(member.email)
+  await expect(member.page.getByLabel('Empresa')).toHaveValue(member.company!)
 })

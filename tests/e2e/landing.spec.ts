@@ -245,9 +245,17 @@ test.describe('Portada', () => {
     expect(sitemap.headers()['content-type']).toContain('application/xml')
     const xml = await sitemap.text()
     const locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
-    expect(locations).toEqual(['/', '/pricing', '/legal', '/privacidad'].map((path) => `${baseURL}${path}`))
+    expect(locations).toEqual(['/', '/pricing', '/legal', '/privacidad', '/admision'].map((path) => `${baseURL}${path}`))
     const robots = await (await request.get('/robots.txt')).text()
-    for (const line of ['Disallow: /perfil', 'Disallow: /comunidad', 'Disallow: /usuario/', 'Disallow: /api/', 'Disallow: /uploads/']) {
+    for (const line of [
+      'Disallow: /perfil',
+      'Disallow: /comunidad',
+      'Disallow: /usuario/',
+      'Disallow: /api/',
+      'Disallow: /uploads/',
+      'Disallow: /admision/',
+      'Disallow: /admin',
+    ]) {
       expect(robots).toContain(line)
     }
   })

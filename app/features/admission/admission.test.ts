@@ -150,6 +150,12 @@ describe('the application form', () => {
     expect(await applicationOf(fields.email)).toEqual([])
   })
 
+  test('a signed-in member finds their name, e-mail, company and position filled in; a visitor an empty form', async () => {
+    const signedIn = await load(applyRoute, '/admision', {}, people.member.cookie)
+    expect(signedIn.data.known).toMatchObject({ email: people.member.email, company: expect.any(String) })
+    expect((await load(applyRoute, '/admision')).data.known).toBeUndefined()
+  })
+
   test('without the phone and how they heard of us it is still complete', async () => {
     const { email } = await applied({ phone: '', referral: '' })
     expect(await applicationOf(email)).toHaveLength(1)

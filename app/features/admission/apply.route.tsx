@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { CheckCircle2 } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
-import { pageMeta } from '~/features/site/components/seo'
+import { getCurrentUser } from '~/platform/auth/guards.server'
 import { getEnv } from '~/platform/env.server'
 import { failedSubmission, formErrors } from '~/platform/http/result'
 import { site } from '~/site.config'
@@ -14,23 +14,37 @@ import type { ApplicationSchema } from './schemas'
 import type { z } from 'zod'
 import type { Route } from './+types/apply.route'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  pageMeta({
-    origin: loaderData?.origin ?? '',
-    path: '/admision',
-    title: `Solicitar admisión · ${site.name}`,
-    description: 'Solicita tu plaza en la comunidad de profesionales de pharma, biotech y medtech que aspiran a la alta dirección.',
-  })
+// Title, description and canonical address only: the landing's social cards (site/components/seo.ts) would bring its copy into this page's first load.
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `Solicitar admisión · ${site.name}` },
+  {
+    name: 'description',
+    content: 'Solicita tu plaza en la comunidad de profesionales de pharma, biotech y medtech que aspiran a la alta dirección.',
+  },
+  { tagName: 'link', rel: 'canonical', href: `${loaderData?.origin ?? ''}/admision` },
+]
 
-export function loader({ request }: Route.LoaderArgs) {
-  return { origin: getEnv().APP_URL, received: new URL(request.url).searchParams.has('enviada') }
+export async function loader({ request }: Route.LoaderArgs) {
+  const received = new URL(request.url).searchParams.has('enviada')
+  // A signed-in member (from their profile's 'Solicitar admisión') finds what we know already filled in.
+  const viewer = received ? null : await getCurrentUser(request)
+  const known = viewer
+    ? {
+        firstName: viewer.profile?.firstName ?? '',
+        lastName: viewer.profile?.lastName ?? '',
+        email: viewer.email,
+        company: viewer.profile?.company ?? '',
+        position: viewer.profile?.position ?? '',
+      }
+    : undefined
+  return { origin: getEnv().APP_URL, received, known }
 }
 
 export const action = ({ request }: Route.ActionArgs) => applyAction(request)
 
 export default function ApplyPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.received) return <Received />
-  return <ApplicationForm result={actionData} />
+  return <ApplicationForm result={actionData} known={loaderData.known} />
 }
 
 function Received() {
@@ -59,11 +73,12 @@ function Received() {
   )
 }
 
-function ApplicationForm({ result }: { result: Route.ComponentProps['actionData'] }) {
+function ApplicationForm({ result, known }: { result: Route.ComponentProps['actionData']; known?: Record<string, string> }) {
   const busy = useNavigation().state === 'submitting'
   // Checked on the server only: the page ships no Zod (decisions/0012).
   const [form, fields] = useForm<z.input<typeof ApplicationSchema>>({
     id: 'admission',
+    defaultValue: known,
     lastResult: busy ? undefined : failedSubmission(result),
     shouldRevalidate: 'onBlur',
   })

@@ -1,5 +1,4 @@
 import { data, Form, Link } from 'react-router'
-import { PricingCard } from '~/features/site/components/pricing-card'
 import { getCurrentUser } from '~/platform/auth/guards.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
@@ -57,16 +56,13 @@ export default function InvitationPage({ loaderData: view, params }: Route.Compo
             <p className="mt-3 text-muted-foreground">
               {view.isPremium
                 ? 'Ya eres miembro premium: la comunidad te espera.'
-                : 'Tu solicitud está aprobada. Elige tu plan para entrar en la comunidad.'}
+                : 'Tu solicitud está aprobada. Elige tu plan, mensual o anual, para entrar en la comunidad.'}
             </p>
           </div>
-          {view.isPremium ? (
-            <Button asChild className="justify-self-center">
-              <Link to="/comunidad">Entrar en la comunidad</Link>
-            </Button>
-          ) : (
-            <PricingCard isPremium={false} signedIn headingLevel="h2" />
-          )}
+          {/* The prices page has the plans and the checkout (sharing its card here would split the landing's chunks). */}
+          <Button asChild size="lg" className="justify-self-center">
+            {view.isPremium ? <Link to="/comunidad">Entrar en la comunidad</Link> : <Link to="/pricing">Elegir mi plan</Link>}
+          </Button>
         </>
       ) : view.state === 'sign-in' || view.state === 'sign-up' ? (
         <Card>
