@@ -6,9 +6,10 @@ import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { uploadAvatarIntent } from './avatar.server'
 import { saveEmailNotifications, saveProfileFields } from './profile.server'
+import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged } from './security.server'
 import { AVATAR_ERRORS, AVATAR_LIMITS, PROFILE_FORM_FALLBACK_ERROR, ProfileIntent } from './profile-schemas'
 
-/** The /perfil page's forms (docs/decisions/0012): photo, profile, e-mail switch, preferences, password. */
+/** The /perfil page's forms (docs/decisions/0012): photo, profile, e-mail switch, preferences, password, devices. */
 export function profileAction(request: Request, user: CurrentUser) {
   return handleIntent(
     request,
@@ -52,6 +53,14 @@ export function profileAction(request: Request, user: CurrentUser) {
         failed: 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.',
         run: (input) => changePassword(request, user, input),
       },
+      'close-device': {
+        invalid: 'No se pudo cerrar la sesión en ese dispositivo',
+        run: ({ sessionId }) => closeDevice(user.id, sessionId, currentSessionToken(request)),
+      },
+      'close-other-devices': {
+        invalid: 'No se pudo cerrar la sesión en los demás dispositivos',
+        run: () => closeOtherDevices(user.id, currentSessionToken(request)),
+      },
     },
     {
       files: AVATAR_LIMITS,
@@ -79,6 +88,7 @@ async function changePassword(
     throw error
   }
   await revokePasswordResetLinks(user.id)
+  await mailPasswordChanged(user.id)
   const forwarded = new Headers()
   for (const cookie of headers.getSetCookie()) forwarded.append('Set-Cookie', cookie)
   return redirectWithToast('/perfil', { type: 'success', title: 'Contraseña actualizada correctamente' }, { headers: forwarded })

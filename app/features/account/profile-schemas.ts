@@ -39,6 +39,8 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('notifications'), emailNotifications: z.literal('on').optional() }),
   PreferencesSchema,
   ChangePasswordSchema,
+  z.object({ intent: z.literal('close-device'), sessionId: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal('close-other-devices') }),
 ])
 
 /** Spec avatar rules, checked in the browser before cropping and again on the server. */

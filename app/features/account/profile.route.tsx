@@ -19,6 +19,8 @@ import { IncompleteProfileCard } from './components/incomplete-profile-card'
 import { PreferencesForm } from '~/features/notifications/components/preferences-form'
 import { getPreferences } from '~/features/notifications/preferences.server'
 import { topicsFor } from '~/features/notifications/preferences'
+import { DevicesCard } from './components/devices-card'
+import { currentSessionToken, listDevices } from './security.server'
 import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
 import { displayName } from './display-name'
@@ -35,13 +37,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
-  const { digest, timeZone, ...channels } = await getPreferences(user.id)
+  const [{ digest, timeZone, ...channels }, devices] = await Promise.all([
+    getPreferences(user.id),
+    listDevices(user.id, currentSessionToken(request)),
+  ])
   // Only the topics this member sets (an admin's own, new applications, only to admins).
   const topics = Object.fromEntries(topicsFor(user.isAdmin).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
   return {
     preferences: { topics, digest, timeZone },
     email: user.email,
     isAdmin: user.isAdmin,
+    devices,
     editing,
     profile: {
       firstName: profile?.firstName ?? null,
@@ -68,6 +74,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const submitted = failure?.submission?.initialValue?.intent
   const profileResult = submitted === 'profile' ? failure : undefined
   const passwordResult = submitted === 'password' ? failure : undefined
+  const devicesResult = submitted === 'close-device' || submitted === 'close-other-devices' ? failure : undefined
   // A refused save keeps the form open with the member's input.
   const showForm = editing || Boolean(profileResult)
 
@@ -132,6 +139,8 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           <ChangePasswordForm failure={passwordResult} />
         </CardContent>
       </Card>
+
+      <DevicesCard devices={loaderData.devices} failure={devicesResult} />
 
       <Card>
         <CardHeader>

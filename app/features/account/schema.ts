@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { user, userIdColumn } from '../../platform/auth/schema'
 import { REQUIRED_PROFILE_FIELDS } from './profile-completeness'
 
@@ -67,3 +67,18 @@ export const publicProfileColumns = {
 
 /** Whom an e-mail goes to: the address, and the first name its greeting uses (user and profiles joined). */
 export const recipientColumns = { email: user.email, firstName: profiles.firstName }
+
+/**
+ * The browsers and systems a member has signed in from ('Chrome en Windows'), so a sign-in from one
+ * not seen before is e-mailed to them (security.server.ts). Not the sessions: those end at sign-out.
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: userIdColumn(),
+    device: text('device').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.device] })],
+)

@@ -17,10 +17,10 @@ import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
 import { enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
+import { NoticeEmail } from '~/platform/mail/notice-email'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { getSettings } from '~/platform/settings/settings.server'
 import { site } from '~/site.config'
-import { AdmissionEmail } from './emails/admission-email'
 import {
   ADMISSION_MESSAGES as MESSAGES,
   type ApplicationStatus,
@@ -106,7 +106,7 @@ async function submitApplication(request: Request, { intent: _, consent: __, web
   const mail = await renderMail({
     to: answers.email,
     subject: inserted ? 'Hemos recibido tu solicitud de admisión' : 'Hemos actualizado tu solicitud de admisión',
-    email: createElement(AdmissionEmail, {
+    email: createElement(NoticeEmail, {
       title: inserted ? 'Solicitud recibida' : 'Solicitud actualizada',
       firstName: answers.firstName,
       paragraphs: [
@@ -114,7 +114,7 @@ async function submitApplication(request: Request, { intent: _, consent: __, web
         'Desde este enlace privado puedes ver en qué estado está, responder si te pedimos más información o retirarla. No lo compartas: quien lo tenga puede verla.',
       ],
       button: { label: 'Ver el estado de mi solicitud', url: absolute(statusPath(id)) },
-      answers: answersOf(answers),
+      details: { heading: 'Lo que nos enviaste', rows: answersOf(answers) },
     }),
   })
   const admins = inserted ? await adminIds() : []
@@ -427,7 +427,7 @@ async function decisionMail(id: string, decision: Decision, firstName: string, q
     case 'approved':
       return {
         subject: `Tu admisión en ${site.name} está aprobada`,
-        email: createElement(AdmissionEmail, {
+        email: createElement(NoticeEmail, {
           title: '¡Enhorabuena! Tu solicitud está aprobada',
           firstName,
           paragraphs: [
@@ -440,12 +440,12 @@ async function decisionMail(id: string, decision: Decision, firstName: string, q
     case 'rejected':
       return {
         subject: `Tu solicitud de admisión en ${site.name}`,
-        email: createElement(AdmissionEmail, { title: 'Sobre tu solicitud', firstName, paragraphs: [(await getSettings()).rejectionText] }),
+        email: createElement(NoticeEmail, { title: 'Sobre tu solicitud', firstName, paragraphs: [(await getSettings()).rejectionText] }),
       }
     case 'waitlisted':
       return {
         subject: `Tu solicitud está en lista de espera`,
-        email: createElement(AdmissionEmail, {
+        email: createElement(NoticeEmail, {
           title: 'Tu solicitud está en lista de espera',
           firstName,
           paragraphs: [
@@ -457,7 +457,7 @@ async function decisionMail(id: string, decision: Decision, firstName: string, q
     case 'info_requested':
       return {
         subject: 'Necesitamos algo más sobre tu solicitud',
-        email: createElement(AdmissionEmail, {
+        email: createElement(NoticeEmail, {
           title: 'Una pregunta sobre tu solicitud',
           firstName,
           paragraphs: [

@@ -170,7 +170,12 @@ export default function PrivacidadPage() {
             de Comercio) y cuatro para la tributaria (artículo 66 de la Ley General Tributaria).
           </li>
           <li>
-            <B>Sesiones iniciadas:</B> mientras la sesión esté abierta, con un máximo de 30 días.
+            <B>Sesiones iniciadas:</B> mientras la sesión esté abierta, con un máximo de 30 días. Las ve, con el navegador, el sistema y una
+            dirección aproximada, en su perfil, donde puede cerrarlas.
+          </li>
+          <li>
+            <B>Navegadores y sistemas desde los que ha iniciado sesión</B> (por ejemplo, «Chrome en Windows», sin la dirección), para
+            avisarle por email de un inicio de sesión desde uno nuevo: mientras su cuenta exista.
           </li>
           <li>
             <B>Registros de seguridad:</B> un máximo de 12 meses, salvo que sean necesarios para investigar un incidente concreto.

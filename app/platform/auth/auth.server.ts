@@ -8,6 +8,7 @@ import { account, accountRelations, rateLimit, session, sessionRelations, user, 
 import { ConfirmEmail } from '~/features/account/emails/confirm-email'
 import { ResetPasswordEmail } from '~/features/account/emails/reset-password'
 import { onConfirmedSignIn } from '~/features/account/profile.server'
+import { mailPasswordChanged, noteSignIn } from '~/features/account/security.server'
 import { getEnv } from '~/platform/env.server'
 import { logger } from '~/platform/logger.server'
 import { enqueueMail } from '~/platform/mail/mail.server'
@@ -50,8 +51,11 @@ function createAuth() {
       autoSignIn: false,
       password: { hash: (password) => passwordHashing.hash(password), verify: (input) => passwordHashing.verify(input) },
       revokeSessionsOnPasswordReset: true,
-      // A new password voids every other reset link of the account, used or not.
-      onPasswordReset: ({ user }) => revokePasswordResetLinks(user.id),
+      // A new password voids every other reset link of the account, used or not, and its owner hears of it.
+      async onPasswordReset({ user }) {
+        await revokePasswordResetLinks(user.id)
+        await mailPasswordChanged(user.id)
+      },
       resetPasswordTokenExpiresIn: RESET_PASSWORD_TOKEN_SECONDS,
       async sendResetPassword({ user, token }) {
         // Our own page reads the token; `type=recovery` is what the spec's page expects.
@@ -101,6 +105,12 @@ function createAuth() {
               await onConfirmedSignIn(created.userId)
             } catch (error) {
               logger.error({ err: error, userId: created.userId }, 'Profile sync after sign-in failed')
+            }
+            // A browser and system not seen before is e-mailed to the member (issue 27).
+            try {
+              await noteSignIn(created)
+            } catch (error) {
+              logger.error({ err: error, userId: created.userId }, 'New-device check after sign-in failed')
             }
           },
         },

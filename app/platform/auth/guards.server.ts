@@ -8,6 +8,7 @@ import { getAuth } from './auth.server'
 import { cachedViewer, keepViewer } from './viewer-cache.server'
 import { type Capability, can } from './capabilities'
 import type { Role } from './schema'
+import { sessionCookieOf } from './session-cookie'
 
 export interface CurrentUser {
   id: string
@@ -35,7 +36,8 @@ export function getCurrentUser(request: Request): Promise<CurrentUser | null> {
 }
 
 async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
-  const token = sessionTokenOf(request)
+  // The cookie as sent: a cache key only a valid sign-in ever produced.
+  const token = sessionCookieOf(request)
   const kept = token ? cachedViewer<CurrentUser>(token) : undefined
   if (kept) return kept
   const session = await getAuth().api.getSession({ headers: request.headers })
@@ -53,11 +55,6 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
   }
   if (token) keepViewer(token, user.id, user, session.session.expiresAt)
   return user
-}
-
-/** The session cookie's value as sent (token and signature): a cache key only a valid sign-in ever produced. */
-function sessionTokenOf(request: Request) {
-  return /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1]
 }
 
 /** Without a session: to /auth, remembering where the visitor was going. */

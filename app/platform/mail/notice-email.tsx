@@ -1,37 +1,38 @@
 import { Text } from '@react-email/components'
-import { EmailButton, EmailLayout, LONG_ADDRESS } from '~/platform/mail/layout'
+import { EmailButton, EmailLayout, LONG_ADDRESS } from './layout'
 
 /**
- * Every e-mail of admission (received, more information asked, approved, rejected, waitlisted):
- * a greeting, a few paragraphs, optionally what the applicant sent, and one link. Account e-mails:
- * no unsubscribe (they answer the applicant's own request).
+ * A plain notice to one person: a greeting, a few paragraphs, one link, and optionally a list of
+ * facts under a heading (what an applicant sent, where a sign-in came from). Admission's e-mails
+ * and the account's security e-mails; none has an unsubscribe link (they answer the person's own
+ * request or guard their account).
  */
-export function AdmissionEmail({
+export function NoticeEmail({
   title,
   firstName,
   paragraphs,
-  answers,
+  details,
   button,
 }: {
   title: string
-  firstName: string
+  firstName: string | null
   paragraphs: string[]
-  answers?: Array<[string, string]>
+  details?: { heading: string; rows: Array<[string, string]> }
   button?: { label: string; url: string }
 }) {
   return (
     <EmailLayout preview={paragraphs[0] ?? title} title={title}>
-      <Text>Hola {firstName}:</Text>
+      <Text>Hola{firstName ? ` ${firstName}` : ''}:</Text>
       {paragraphs.map((paragraph, index) => (
         <Text key={index} style={{ whiteSpace: 'pre-line' }}>
           {paragraph}
         </Text>
       ))}
       {button ? <EmailButton href={button.url}>{button.label}</EmailButton> : null}
-      {answers?.length ? (
+      {details?.rows.length ? (
         <>
-          <Text style={{ fontWeight: 700, marginTop: '24px' }}>Lo que nos enviaste</Text>
-          {answers.map(([label, value]) => (
+          <Text style={{ fontWeight: 700, marginTop: '24px' }}>{details.heading}</Text>
+          {details.rows.map(([label, value]) => (
             <Text key={label} style={{ margin: '4px 0', ...LONG_ADDRESS }}>
               <strong>{label}:</strong> <span style={{ whiteSpace: 'pre-line' }}>{value}</span>
             </Text>

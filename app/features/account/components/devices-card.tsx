@@ -1,0 +1,70 @@
+import { Laptop } from 'lucide-react'
+import { Form, useNavigation } from 'react-router'
+import type { Failure } from '~/platform/http/result'
+import { fullDateTime } from '~/platform/dates'
+import { ActionStatus } from '~/ui/action-status'
+import { Badge } from '~/ui/badge'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+
+export interface DeviceView {
+  id: string
+  device: string
+  address: string
+  signedInAt: string
+  lastActiveAt: string
+  current: boolean
+}
+
+/** 'Seguridad': where the account is signed in, and closing any of them (issue 27). */
+export function DevicesCard({ devices, failure }: { devices: DeviceView[]; failure?: Failure }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && String(navigation.formData?.get('intent')).startsWith('close-')
+  const others = devices.filter((device) => !device.current)
+  return (
+    <Card id="seguridad" className="scroll-mt-20">
+      <CardHeader>
+        <CardTitle>Seguridad</CardTitle>
+        <CardDescription>
+          Dispositivos con sesión iniciada. Si no reconoces alguno, cierra su sesión y cambia tu contraseña.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <ActionStatus result={failure} />
+        <ul className="grid gap-3">
+          {devices.map((device) => (
+            <li key={device.id} className="flex flex-wrap items-center gap-3 rounded-md border p-3 text-sm">
+              <Laptop className="size-5 shrink-0 text-muted-foreground" aria-hidden />
+              <div className="min-w-0 flex-1">
+                <p className="flex flex-wrap items-center gap-2 font-medium">
+                  {device.device}
+                  {device.current ? <Badge variant="secondary">Este dispositivo</Badge> : null}
+                </p>
+                <p className="text-muted-foreground">
+                  Dirección aproximada {device.address} · Última actividad {fullDateTime(device.lastActiveAt)}
+                </p>
+              </div>
+              {device.current ? null : (
+                <Form method="post" action="/perfil" preventScrollReset>
+                  <input type="hidden" name="intent" value="close-device" />
+                  <input type="hidden" name="sessionId" value={device.id} />
+                  <Button type="submit" variant="outline" size="sm" disabled={busy} aria-label={`Cerrar sesión en ${device.device}`}>
+                    Cerrar sesión
+                  </Button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+        {others.length ? (
+          <Form method="post" action="/perfil" preventScrollReset>
+            <input type="hidden" name="intent" value="close-other-devices" />
+            <Button type="submit" variant="outline" disabled={busy}>
+              Cerrar las demás
+            </Button>
+          </Form>
+        ) : null}
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,24 @@
+import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
+import { expect, test } from './support/fixtures'
+
+// Issue 27 (first part): the devices signed in to an account, in /perfil's 'Seguridad' card.
+
+test.use({ signedIn: 'complete' })
+
+test("'Seguridad' lists this device, marked, and reads well at 390 and 1280 px", async ({ page }) => {
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/perfil#seguridad')
+  const card = page.locator('#seguridad')
+  await expect(card.getByRole('heading', { name: 'Seguridad' })).toBeVisible()
+  await expect(card.getByText('Este dispositivo')).toBeVisible()
+  // The seeded session was not made by a browser (support/seed-members.mjs): no browser to name.
+  await expect(card.getByText('Dispositivo desconocido')).toBeVisible()
+  await expect(card.getByText(/Dirección aproximada 127\.0\.x\.x/)).toBeVisible()
+  await expectNoAxeViolations(page, '/perfil at 1280 px')
+  await card.scrollIntoViewIfNeeded()
+  await screenshot(page, 'security-1280', { fullPage: false })
+  await page.setViewportSize(MOBILE)
+  await expectNoHorizontalOverflow(page, '/perfil', MOBILE)
+  await card.scrollIntoViewIfNeeded()
+  await screenshot(page, 'security-390', { fullPage: false })
+})
