@@ -14,6 +14,12 @@ test("'Seguridad' lists this device, marked, and reads well at 390 and 1280 px",
   // The seeded session was not made by a browser (support/seed-members.mjs): no browser to name.
   await expect(card.getByText('Dispositivo desconocido')).toBeVisible()
   await expect(card.getByText(/Dirección aproximada 127\.0\.x\.x/)).toBeVisible()
+  // Changing the address asks for the password; a wrong one is told in Spanish and the address typed stays.
+  await page.getByLabel('Nuevo email').fill('nueva-direccion@example.com')
+  await page.locator('form#change-email').getByLabel('Contraseña actual').fill('no-es-la-clave')
+  await page.getByRole('button', { name: 'Cambiar email' }).click()
+  await expect(page.getByText('La contraseña actual no es correcta')).toBeVisible()
+  await expect(page.getByLabel('Nuevo email')).toHaveValue('nueva-direccion@example.com')
   await expectNoAxeViolations(page, '/perfil at 1280 px')
   await card.scrollIntoViewIfNeeded()
   await screenshot(page, 'security-1280', { fullPage: false })

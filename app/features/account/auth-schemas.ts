@@ -10,7 +10,8 @@ export const PASSWORD_MAX = 128
 export const NAME_MAX = 50
 export const EMAIL_MAX = 254
 
-const email = z
+/** An e-mail address as every form takes it: trimmed, lower-cased, the spec's messages. */
+export const email = z
   .string({ error: 'Por favor ingresa un email válido' })
   .trim()
   .toLowerCase()

@@ -1,13 +1,19 @@
 import { savePreferences } from '~/features/notifications/preferences.server'
-import { getAuth, revokePasswordResetLinks } from '~/platform/auth/auth.server'
+import { getAuth, passwordHashing, revokePasswordResetLinks } from '~/platform/auth/auth.server'
+import { account, user as users } from '~/platform/auth/schema'
+import { getDb } from '~/platform/db/client.server'
+import { enqueueMail } from '~/platform/mail/mail.server'
+import { NoticeEmail } from '~/platform/mail/notice-email'
+import { and, eq } from 'drizzle-orm'
+import { createElement } from 'react'
 import type { CurrentUser } from '~/platform/auth/guards.server'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { uploadAvatarIntent } from './avatar.server'
 import { saveEmailNotifications, saveProfileFields } from './profile.server'
-import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged } from './security.server'
-import { AVATAR_ERRORS, AVATAR_LIMITS, PROFILE_FORM_FALLBACK_ERROR, ProfileIntent } from './profile-schemas'
+import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged, signInHelp } from './security.server'
+import { AVATAR_ERRORS, AVATAR_LIMITS, EMAIL_CHANGE_MESSAGES, PROFILE_FORM_FALLBACK_ERROR, ProfileIntent } from './profile-schemas'
 
 /** The /perfil page's forms (docs/decisions/0012): photo, profile, e-mail switch, preferences, password, devices. */
 export function profileAction(request: Request, user: CurrentUser) {
@@ -53,6 +59,11 @@ export function profileAction(request: Request, user: CurrentUser) {
         failed: 'Error al actualizar contraseña. Vuelve a intentarlo en unos minutos.',
         run: (input) => changePassword(request, user, input),
       },
+      email: {
+        invalid: 'Revisa el nuevo email y tu contraseña',
+        failed: 'No se pudo cambiar el email. Vuelve a intentarlo en unos minutos.',
+        run: ({ newEmail, currentPassword }) => requestEmailChange(request, user, newEmail, currentPassword),
+      },
       'close-device': {
         invalid: 'No se pudo cerrar la sesión en ese dispositivo',
         run: ({ sessionId }) => closeDevice(user.id, sessionId, currentSessionToken(request)),
@@ -92,4 +103,41 @@ async function changePassword(
   const forwarded = new Headers()
   for (const cookie of headers.getSetCookie()) forwarded.append('Set-Cookie', cookie)
   return redirectWithToast('/perfil', { type: 'success', title: 'Contraseña actualizada correctamente' }, { headers: forwarded })
+}
+
+/** Whether `password` is the member's: their credential's hash, as better-auth checks it at sign-in. */
+async function passwordMatches(userId: string, password: string) {
+  const [credential] = await getDb()
+    .select({ hash: account.password })
+    .from(account)
+    .where(and(eq(account.userId, userId), eq(account.providerId, 'credential')))
+  return Boolean(credential?.hash) && (await passwordHashing.verify({ hash: credential!.hash!, password }))
+}
+
+/**
+ * 'Cambiar email': with the password, better-auth sends a link to the new address (our
+ * sendVerificationEmail, auth.server.ts) and the address changes when it is opened; the old address
+ * is told at once. An address that belongs to another account gets the same answer and no link
+ * (better-auth's), so the form tells nobody whose address is taken.
+ */
+export async function requestEmailChange(request: Request, member: { id: string; email: string }, newEmail: string, password: string) {
+  await enforceRateLimits([{ key: `change-email:${member.id}`, max: 5, windowSeconds: 60 * 60 }])
+  if (!(await passwordMatches(member.id, password))) refuse(400, EMAIL_CHANGE_MESSAGES.wrongPassword)
+  if (newEmail === member.email.toLowerCase()) refuse(400, EMAIL_CHANGE_MESSAGES.same)
+  await getAuth().api.changeEmail({ body: { newEmail, callbackURL: '/perfil?email=cambiado' }, headers: request.headers })
+  const [owner] = await getDb().select({ firstName: users.firstName }).from(users).where(eq(users.id, member.id))
+  await enqueueMail({
+    to: member.email,
+    subject: 'Cambio de email solicitado',
+    email: createElement(NoticeEmail, {
+      title: 'Has pedido cambiar tu email',
+      firstName: owner?.firstName ?? null,
+      paragraphs: [
+        `Se ha pedido cambiar el email de tu cuenta a ${newEmail}. El cambio se hará cuando se abra el enlace que hemos enviado a esa dirección.`,
+        'Si no fuiste tú, no abras ningún enlace, cambia tu contraseña y escríbenos.',
+      ],
+      button: signInHelp(),
+    }),
+  })
+  return redirectWithToast('/perfil', { type: 'success', title: EMAIL_CHANGE_MESSAGES.sent })
 }

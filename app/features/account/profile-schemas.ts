@@ -1,7 +1,7 @@
 import { PreferencesSchema } from '~/features/notifications/preferences-schema'
 import { z } from 'zod'
 import { optionalText } from '~/platform/http/text-fields'
-import { PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
+import { email, PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
 
 // Spec 000 §5, profile form: all optional, trimmed, empty saved as null; a biography may keep
 // its line breaks.
@@ -32,6 +32,20 @@ export const ChangePasswordSchema = z
     path: ['confirmPassword'],
   })
 
+export const EMAIL_CHANGE_MESSAGES = {
+  wrongPassword: 'La contraseña actual no es correcta',
+  same: 'Ese ya es el email de tu cuenta',
+  sent: 'Te hemos enviado un enlace a tu nuevo email. Tu email cambiará cuando lo abras.',
+  changed: 'Tu email se ha actualizado',
+} as const
+
+/** 'Cambiar email': the new address, confirmed by a link sent to it; the password proves it is the owner asking. */
+export const ChangeEmailSchema = z.object({
+  intent: z.literal('email'),
+  newEmail: email,
+  currentPassword: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
+})
+
 /** The /perfil page's forms. */
 export const ProfileIntent = z.discriminatedUnion('intent', [
   ProfileSchema,
@@ -39,6 +53,7 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('notifications'), emailNotifications: z.literal('on').optional() }),
   PreferencesSchema,
   ChangePasswordSchema,
+  ChangeEmailSchema,
   z.object({ intent: z.literal('close-device'), sessionId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal('close-other-devices') }),
 ])

@@ -25,7 +25,7 @@ import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
 import { displayName } from './display-name'
 import { isProfileComplete } from './profile-completeness'
-import { ChangePasswordSchema, ProfileSchema } from './profile-schemas'
+import { ChangeEmailSchema, ChangePasswordSchema, EMAIL_CHANGE_MESSAGES, ProfileSchema } from './profile-schemas'
 import type { Route } from './+types/profile.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
 
@@ -48,6 +48,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     email: user.email,
     isAdmin: user.isAdmin,
     devices,
+    // Back from the link that confirmed a new address (better-auth's callback).
+    emailChanged: new URL(request.url).searchParams.get('email') === 'cambiado',
     editing,
     profile: {
       firstName: profile?.firstName ?? null,
@@ -74,6 +76,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const submitted = failure?.submission?.initialValue?.intent
   const profileResult = submitted === 'profile' ? failure : undefined
   const passwordResult = submitted === 'password' ? failure : undefined
+  const emailResult = submitted === 'email' ? failure : undefined
   const devicesResult = submitted === 'close-device' || submitted === 'close-other-devices' ? failure : undefined
   // A refused save keeps the form open with the member's input.
   const showForm = editing || Boolean(profileResult)
@@ -84,6 +87,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <h1 className="text-3xl font-bold tracking-tight">Mi Perfil</h1>
         {profile.isPremium ? <Badge variant="premium">Premium</Badge> : null}
       </div>
+      {loaderData.emailChanged ? (
+        <ActionStatus result={{ ok: true, message: { type: 'success', title: `${EMAIL_CHANGE_MESSAGES.changed}: ${email}` } }} />
+      ) : null}
       {/* Without JavaScript the photo form posts the page: its answer is shown here. */}
       <ActionStatus result={actionData?.ok || submitted === 'avatar' ? actionData : undefined} />
       {isProfileComplete(profile) ? null : <IncompleteProfileCard profile={profile} />}
@@ -137,6 +143,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardHeader>
         <CardContent className="grid gap-8">
           <ChangePasswordForm failure={passwordResult} />
+          <ChangeEmailForm email={email} failure={emailResult} />
         </CardContent>
       </Card>
 
@@ -258,6 +265,30 @@ function NotificationsForm({ enabled }: { enabled: boolean }) {
           Guardar preferencia
         </Button>
       )}
+    </Form>
+  )
+}
+
+function ChangeEmailForm({ email, failure }: { email: string; failure?: Failure }) {
+  const navigation = useNavigation()
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'email'
+  const [form, fields] = useZodForm(ChangeEmailSchema, { id: 'change-email', failure })
+  return (
+    <Form method="post" action="/perfil" className="grid gap-3 border-t pt-6" {...getFormProps(form)}>
+      <h3 className="font-semibold">Cambiar email</h3>
+      <p className="text-sm text-muted-foreground">
+        Ahora usas <span className="font-medium text-foreground [overflow-wrap:anywhere]">{email}</span>. Te enviaremos un enlace al nuevo
+        email para confirmarlo, y avisaremos al actual.
+      </p>
+      <input type="hidden" name="intent" value="email" />
+      <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field label="Nuevo email" field={fields.newEmail} type="email" autoComplete="email" />
+        <PasswordField label="Contraseña actual" field={fields.currentPassword} current />
+      </div>
+      <Button type="submit" variant="outline" disabled={saving} className="justify-self-start">
+        {saving ? 'Enviando...' : 'Cambiar email'}
+      </Button>
     </Form>
   )
 }

@@ -127,7 +127,7 @@ export async function closeOtherDevices(userId: string, currentToken: string | n
   })
 }
 
-const signInHelp = () => ({ label: 'Cambiar mi contraseña', url: `${getEnv().APP_URL}/forgot-password` })
+export const signInHelp = () => ({ label: 'Cambiar mi contraseña', url: `${getEnv().APP_URL}/forgot-password` })
 
 /**
  * Every sign-in (better-auth's session hook): a browser and system the member had not signed in

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getAuth } from '~/platform/auth/auth.server'
-import { session } from '~/platform/auth/schema'
+import { session, user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import {
@@ -14,8 +14,10 @@ import {
   queuedMails,
   readToast,
   run,
+  uniqueEmail,
 } from '../../../tests/setup/requests'
 import * as profileRoute from './profile.route'
+import { EMAIL_CHANGE_MESSAGES } from './profile-schemas'
 import { approximateAddress, DEVICE_MESSAGES, describeUserAgent } from './security.server'
 
 useTestDatabase()
@@ -25,7 +27,8 @@ const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/53
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
 
-const load = (cookie?: string) => run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context } as any))
+const load = (cookie?: string, path = '/perfil') =>
+  run(() => profileRoute.loader({ request: getRequest(path, { cookie }), params: {}, context } as any))
 const post = (fields: Record<string, string>, cookie?: string) =>
   run(() => profileRoute.action({ request: formRequest('/perfil', fields, { cookie }), params: {}, context } as any))
 
@@ -158,5 +161,55 @@ describe('security e-mails', () => {
     )
     expect(done.status).toBe(302)
     expect(await queuedMails(email, 'Tu contraseña ha cambiado')).toHaveLength(1)
+  })
+})
+
+describe("'Cambiar email'", () => {
+  const change = (cookie: string, newEmail: string, currentPassword: string) => post({ intent: 'email', newEmail, currentPassword }, cookie)
+
+  test('with the password, a link goes to the new address and the old one is told; opening it changes the address', async () => {
+    const { cookie, email, password, userId } = await createConfirmedUser()
+    const newEmail = uniqueEmail('nueva')
+    const asked = await change(cookie, newEmail.toUpperCase(), password)
+    expect(asked.status).toBe(302)
+    expect(await readToast(asked.headers)).toMatchObject({ title: EMAIL_CHANGE_MESSAGES.sent })
+    expect(await latestMailTo(email, 'Cambio de email solicitado')).toBeDefined()
+    const confirmation = await latestMailTo(newEmail, 'Confirma tu nuevo email')
+    expect(confirmation!.text).toContain('Confirmar mi nuevo email')
+    // Until the link is opened the account keeps its address.
+    expect((await getDb().select({ email: user.email }).from(user).where(eq(user.id, userId)))[0]!.email).toBe(email)
+    const opened = await getAuth().handler(
+      new Request(firstLink(confirmation!.text), { headers: { Cookie: cookie, 'x-app-client-ip': '203.0.113.7' } }),
+    )
+    expect(opened.headers.get('location')).toBe('/perfil?email=cambiado')
+    expect((await getDb().select({ email: user.email }).from(user).where(eq(user.id, userId)))[0]!.email).toBe(newEmail)
+    const page = await load(cookiesFrom(opened.headers, cookie), '/perfil?email=cambiado')
+    expect(page.data).toMatchObject({ email: newEmail, emailChanged: true })
+    // The new address signs in; the old one no longer does.
+    expect(await signInFrom(newEmail, password, CHROME_WINDOWS)).toContain('session_token')
+    await expect(signInFrom(email, password, CHROME_WINDOWS)).rejects.toThrow()
+  })
+
+  test('a wrong password, the same address or a bad one is refused; an address taken by another account gets the same answer and no link', async () => {
+    const { cookie, email, password } = await createConfirmedUser()
+    const wrong = await change(cookie, uniqueEmail('x'), 'no-es-la-clave')
+    expect(wrong.status).toBe(400)
+    expect(wrong.data.message.title).toBe(EMAIL_CHANGE_MESSAGES.wrongPassword)
+    const same = await change(cookie, email, password)
+    expect(same.data.message.title).toBe(EMAIL_CHANGE_MESSAGES.same)
+    const bad = await change(cookie, 'no-es-un-email', password)
+    expect(bad.data.submission.error.newEmail).toEqual(['Por favor ingresa un email válido'])
+    const taken = await createConfirmedUser()
+    const answer = await change(cookie, taken.email, password)
+    expect(await readToast(answer.headers)).toMatchObject({ title: EMAIL_CHANGE_MESSAGES.sent })
+    expect(await latestMailTo(taken.email, 'Confirma tu nuevo email')).toBeUndefined()
+  })
+
+  test('more than 5 requests an hour are refused with a Spanish message', async () => {
+    const { cookie, password } = await createConfirmedUser()
+    for (let i = 0; i < 5; i++) expect((await change(cookie, uniqueEmail('rafaga'), password)).status).toBe(302)
+    const sixth = await change(cookie, uniqueEmail('rafaga'), password)
+    expect(sixth.status).toBe(429)
+    expect(sixth.data.message.title).toMatch(/^Demasiados intentos/)
   })
 })

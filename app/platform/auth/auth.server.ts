@@ -37,6 +37,8 @@ function createAuth() {
       schema: { user, session, account, verification, rateLimit, sessionRelations, userRelations, accountRelations },
     }),
     user: {
+      // Our /perfil form asks for the password first (security.server.ts).
+      changeEmail: { enabled: true },
       additionalFields: {
         firstName: { type: 'string', required: false, fieldName: 'firstName' },
         lastName: { type: 'string', required: false, fieldName: 'lastName' },
@@ -72,11 +74,14 @@ function createAuth() {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
-      async sendVerificationEmail({ user, url }) {
+      async sendVerificationEmail({ user: recipient, url }) {
+        // A change of address (/perfil) is sent to the new address while the account still has the old one.
+        const [stored] = await getDb().select({ email: user.email }).from(user).where(eq(user.id, recipient.id))
+        const changing = Boolean(stored) && stored!.email !== recipient.email
         await enqueueMail({
-          to: user.email,
-          subject: 'Confirma tu email',
-          email: createElement(ConfirmEmail, { firstName: firstNameOf(user), url }),
+          to: recipient.email,
+          subject: changing ? 'Confirma tu nuevo email' : 'Confirma tu email',
+          email: createElement(ConfirmEmail, { firstName: firstNameOf(recipient), url, changing }),
         })
       },
     },
