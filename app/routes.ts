@@ -15,6 +15,7 @@ export default [
   route('reset-password', 'features/account/reset-password.route.tsx'),
   route('logout', 'features/account/logout.route.ts'),
   route('perfil', 'features/account/profile.route.tsx'),
+  route('perfil/datos/:token', 'features/account/data-export.route.ts'),
   route('admision', 'features/admission/apply.route.tsx'),
   route('admision/estado/:token', 'features/admission/status.route.tsx'),
   route('admision/invitacion/:token', 'features/admission/invitation.route.tsx'),

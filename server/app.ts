@@ -23,6 +23,7 @@ import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '
 // Every module that defines jobs, so this process's worker runs them all.
 import '~/platform/mail/mail.server'
 import '~/features/account/password-reset.server'
+import '~/features/account/data-export.server'
 import '~/features/events/reminders.server'
 import '~/features/notifications/activity-email.server'
 import { scheduleDigests } from '~/features/notifications/digest.server'

@@ -1,5 +1,7 @@
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
+import { markMailLog, waitForMailLink } from './support/mail'
+import { expectToast } from './support/ui'
 
 // Issue 27 (first part): the devices signed in to an account, in /perfil's 'Seguridad' card.
 
@@ -27,4 +29,20 @@ test("'Seguridad' lists this device, marked, and reads well at 390 and 1280 px",
   await expectNoHorizontalOverflow(page, '/perfil', MOBILE)
   await card.scrollIntoViewIfNeeded()
   await screenshot(page, 'security-390', { fullPage: false })
+})
+
+test("'Descargar mis datos' e-mails a link to a ZIP of the member's data", async ({ page, member }) => {
+  const mark = markMailLog()
+  await page.goto('/perfil#tus-datos')
+  await page.getByRole('button', { name: 'Descargar mis datos' }).click()
+  await expectToast(page, 'Estamos preparando tus datos. Te enviaremos un email con el enlace de descarga en unos minutos.')
+  const link = await waitForMailLink(member.email, 'Tus datos están listos para descargar', { after: mark })
+  const download = await page.request.get(link)
+  expect(download.status()).toBe(200)
+  expect(download.headers()['content-type']).toBe('application/zip')
+  expect((await download.body()).subarray(0, 2).toString()).toBe('PK')
+  // Asked again the same day: the card says when.
+  await page.getByRole('button', { name: 'Descargar mis datos' }).click()
+  await expect(page.locator('#tus-datos').getByText('Ya pediste tus datos hoy.', { exact: false })).toBeVisible()
+  await expectNoAxeViolations(page, '/perfil, Tus datos')
 })

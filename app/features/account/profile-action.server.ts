@@ -12,6 +12,7 @@ import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { uploadAvatarIntent } from './avatar.server'
 import { saveEmailNotifications, saveProfileFields } from './profile.server'
+import { requestDataExport } from './data-export.server'
 import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged, signInHelp } from './security.server'
 import { AVATAR_ERRORS, AVATAR_LIMITS, EMAIL_CHANGE_MESSAGES, PROFILE_FORM_FALLBACK_ERROR, ProfileIntent } from './profile-schemas'
 
@@ -67,6 +68,10 @@ export function profileAction(request: Request, user: CurrentUser) {
       'close-device': {
         invalid: 'No se pudo cerrar la sesión en ese dispositivo',
         run: ({ sessionId }) => closeDevice(user.id, sessionId, currentSessionToken(request)),
+      },
+      'export-data': {
+        invalid: 'No se pudieron pedir tus datos',
+        run: () => requestDataExport(user.id),
       },
       'close-other-devices': {
         invalid: 'No se pudo cerrar la sesión en los demás dispositivos',

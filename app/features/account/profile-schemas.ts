@@ -56,6 +56,7 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   ChangeEmailSchema,
   z.object({ intent: z.literal('close-device'), sessionId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal('close-other-devices') }),
+  z.object({ intent: z.literal('export-data') }),
 ])
 
 /** Spec avatar rules, checked in the browser before cropping and again on the server. */

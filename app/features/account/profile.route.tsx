@@ -19,6 +19,7 @@ import { IncompleteProfileCard } from './components/incomplete-profile-card'
 import { PreferencesForm } from '~/features/notifications/components/preferences-form'
 import { getPreferences } from '~/features/notifications/preferences.server'
 import { topicsFor } from '~/features/notifications/preferences'
+import { DataCard } from './components/data-card'
 import { DevicesCard } from './components/devices-card'
 import { currentSessionToken, listDevices } from './security.server'
 import { profileAction } from './profile-action.server'
@@ -78,6 +79,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const passwordResult = submitted === 'password' ? failure : undefined
   const emailResult = submitted === 'email' ? failure : undefined
   const devicesResult = submitted === 'close-device' || submitted === 'close-other-devices' ? failure : undefined
+  const dataResult = submitted === 'export-data' ? failure : undefined
   // A refused save keeps the form open with the member's input.
   const showForm = editing || Boolean(profileResult)
 
@@ -148,6 +150,8 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       </Card>
 
       <DevicesCard devices={loaderData.devices} failure={devicesResult} />
+
+      <DataCard failure={dataResult} />
 
       <Card>
         <CardHeader>

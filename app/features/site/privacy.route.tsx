@@ -258,7 +258,9 @@ export default function PrivacidadPage() {
         <P>En cualquier momento puede ejercer, de forma gratuita, los siguientes derechos:</P>
         <UL>
           <li>
-            <B>Acceso:</B> saber si tratamos sus datos y obtener una copia.
+            <B>Acceso:</B> saber si tratamos sus datos y obtener una copia. Desde su perfil, «Descargar mis datos» le envía por email un
+            enlace a un archivo ZIP con todo lo que guardamos sobre usted (un JSON legible y sus archivos); el enlace funciona 48 horas,
+            solo con su sesión iniciada, y después borramos el archivo. Puede pedirlo una vez al día.
           </li>
           <li>
             <B>Rectificación:</B> corregir datos inexactos o incompletos; muchos puede editarlos usted desde su perfil.
@@ -275,8 +277,8 @@ export default function PrivacidadPage() {
             de los datos.
           </li>
           <li>
-            <B>Portabilidad:</B> recibir los datos que nos facilitó en un formato estructurado y de uso común, o que los transmitamos a otro
-            responsable.
+            <B>Portabilidad:</B> recibir los datos que nos facilitó en un formato estructurado y de uso común (el mismo archivo de
+            «Descargar mis datos»), o que los transmitamos a otro responsable.
           </li>
           <li>
             <B>Retirar el consentimiento</B> y <B>no ser objeto de decisiones individuales automatizadas</B>.
