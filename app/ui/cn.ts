@@ -10,7 +10,7 @@ const CLASSES: Record<string, string> = {
   mx: 'mx-4 mx-auto',
   display: 'block contents flex grid hidden inline inline-block inline-flex table table-header-group table-row',
   w: 'w-16 w-2.5 w-56 w-6 w-64 w-[calc(100%-2rem)] w-[min(24rem,calc(100vw-1rem))] w-auto w-fit w-full',
-  'max-w': 'max-w-2xl max-w-3xl max-w-40 max-w-4xl max-w-5xl max-w-6xl max-w-full max-w-lg max-w-md max-w-sm max-w-xl',
+  'max-w': 'max-w-2xl max-w-3xl max-w-40 max-w-4xl max-w-5xl max-w-6xl max-w-full max-w-lg max-w-md max-w-sm max-w-xl max-w-xs',
   'flex-direction': 'flex-col flex-col-reverse flex-row',
   px: 'px-1 px-1.5 px-2 px-2.5 px-3 px-4 px-5 px-6 px-8',
   py: 'py-0.5 py-1 py-1.5 py-10 py-12 py-14 py-16 py-2 py-2.5 py-20 py-24 py-28 py-3 py-4 py-5 py-6 py-8',
@@ -23,7 +23,7 @@ const CLASSES: Record<string, string> = {
   'border-color':
     'border-amber-300 border-destructive border-destructive/40 border-emerald-200 border-emerald-300 border-gold/40 border-input border-primary border-primary/20 border-primary/30 border-primary/60 border-red-200 border-sky-200 border-slate-200 border-slate-300 border-transparent border-white/10 border-white/15 border-white/70',
   'bg-color':
-    'bg-accent bg-amber-100 bg-amber-50 bg-amber-50/40 bg-background bg-background/60 bg-background/80 bg-background/95 bg-black bg-black/30 bg-black/50 bg-black/75 bg-border bg-card bg-destructive bg-destructive/10 bg-destructive/90 bg-emerald-50 bg-gold bg-gold/90 bg-muted bg-muted/60 bg-navy bg-primary bg-primary/10 bg-primary/90 bg-red-50 bg-secondary bg-secondary/60 bg-secondary/70 bg-secondary/80 bg-sky-50 bg-slate-100 bg-slate-400 bg-slate-50 bg-slate-600 bg-transparent bg-white/10 bg-white/5',
+    'bg-accent bg-amber-100 bg-amber-50 bg-amber-50/40 bg-background bg-background/60 bg-background/80 bg-background/95 bg-black bg-black/30 bg-black/50 bg-black/75 bg-border bg-card bg-destructive bg-destructive/10 bg-destructive/90 bg-emerald-50 bg-gold bg-gold/90 bg-muted bg-muted/60 bg-navy bg-primary bg-primary/10 bg-primary/90 bg-red-50 bg-secondary bg-secondary/60 bg-secondary/70 bg-secondary/80 bg-sky-50 bg-slate-100 bg-slate-400 bg-slate-50 bg-slate-600 bg-transparent bg-white bg-white/10 bg-white/5',
   'text-color':
     'text-accent-foreground text-amber-300 text-amber-900 text-amber-950 text-card-foreground text-destructive text-destructive-foreground text-emerald-600 text-emerald-700 text-emerald-800 text-emerald-900 text-foreground text-gold text-gold-foreground text-muted-foreground text-navy text-primary text-primary-foreground text-red-900 text-rose-700 text-secondary-foreground text-sky-800 text-sky-900 text-slate-100 text-slate-200 text-slate-300 text-slate-400 text-slate-600 text-slate-700 text-slate-800 text-slate-900 text-white',
   gap: 'gap-0.5 gap-1 gap-1.5 gap-10 gap-12 gap-2 gap-3 gap-4 gap-5 gap-6 gap-8 gap-px',
@@ -42,7 +42,7 @@ const CLASSES: Record<string, string> = {
   position: 'absolute fixed relative sticky',
   inset: 'inset-0',
   m: 'm-1 m-auto',
-  size: 'size-1.5 size-10 size-12 size-14 size-16 size-2 size-24 size-28 size-3 size-3.5 size-4 size-5 size-6 size-8 size-9 size-[300px] size-full',
+  size: 'size-1.5 size-10 size-12 size-14 size-16 size-2 size-24 size-28 size-3 size-3.5 size-4 size-48 size-5 size-6 size-8 size-9 size-[300px] size-full',
   animate: 'animate-none animate-spin',
   'align-items': 'items-baseline items-center items-end items-start items-stretch',
   sr: 'not-sr-only sr-only',

@@ -1,3 +1,6 @@
+import { base32 } from '@better-auth/utils/base32'
+import { createOTP } from '@better-auth/utils/otp'
+import { signOut, submitSignIn } from './support/accounts'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
 import { markMailLog, waitForMailLink } from './support/mail'
@@ -45,4 +48,48 @@ test("'Descargar mis datos' e-mails a link to a ZIP of the member's data", async
   await page.getByRole('button', { name: 'Descargar mis datos' }).click()
   await expect(page.locator('#tus-datos').getByText('Ya pediste tus datos hoy.', { exact: false })).toBeVisible()
   await expectNoAxeViolations(page, '/perfil, Tus datos')
+})
+
+test('two-factor sign-in: turned on from the profile with an authenticator code, then asked after the password', async ({
+  page,
+  member,
+}) => {
+  test.setTimeout(90_000)
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/perfil#seguridad')
+  const card = page.locator('#seguridad')
+  await card.getByLabel('Contraseña actual').fill(member.password)
+  await card.getByRole('button', { name: 'Activar la verificación en dos pasos' }).click()
+  await expect(card.getByRole('img', { name: 'Código QR para tu aplicación de autenticación' })).toBeVisible()
+  await expect(card.getByRole('list', { name: 'Códigos de recuperación' }).getByRole('listitem')).toHaveCount(10)
+  await expectNoAxeViolations(page, 'two-factor enrolment at 1280 px')
+  await card.scrollIntoViewIfNeeded()
+  await screenshot(page, 'two-factor-enrolment-1280', { fullPage: false })
+  await page.setViewportSize(MOBILE)
+  await expectNoHorizontalOverflow(page, 'two-factor enrolment', MOBILE)
+  await card.getByRole('img', { name: 'Código QR para tu aplicación de autenticación' }).scrollIntoViewIfNeeded()
+  await screenshot(page, 'two-factor-enrolment-390', { fullPage: false })
+
+  // What the member's authenticator app computes from the key the page shows.
+  const totpURI = await card.locator('input[name="totpURI"]').inputValue()
+  const code = () => createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!)).totp()
+  await card.getByLabel('Código', { exact: true }).fill('000000')
+  await card.getByRole('button', { name: 'Activar', exact: true }).click()
+  await expect(card.getByText('El código no es correcto', { exact: false })).toBeVisible()
+  await card.getByLabel('Código', { exact: true }).fill(await code())
+  await card.getByRole('button', { name: 'Activar', exact: true }).click()
+  await expectToast(page, 'Verificación en dos pasos activada')
+  await expect(card.getByText('Activada', { exact: true })).toBeVisible()
+
+  await page.setViewportSize(DESKTOP)
+  await signOut(page)
+  await page.goto('/auth')
+  await submitSignIn(page, member.email, member.password)
+  await expect(page).toHaveURL(/\/auth\?tab=codigo/)
+  await expect(page.getByRole('heading', { name: 'Verificación en dos pasos' })).toBeVisible()
+  await expectNoAxeViolations(page, '/auth?tab=codigo')
+  await page.getByLabel('Código', { exact: true }).fill(await code())
+  await page.getByRole('button', { name: 'Continuar' }).click()
+  await expectToast(page, 'Sesión iniciada exitosamente')
+  await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible()
 })

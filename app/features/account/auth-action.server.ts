@@ -1,3 +1,4 @@
+import { redirect } from 'react-router'
 import type { z } from 'zod'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { accountExists, getAuth } from '~/platform/auth/auth.server'
@@ -5,7 +6,8 @@ import { safeRedirect } from '~/platform/auth/guards.server'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
-import { AuthIntent, ResetPasswordSchema, type SignInSchema, type SignUpSchema } from './auth-schemas'
+import { AuthIntent, ResetPasswordSchema, type SignInSchema, type SignUpSchema, type TwoFactorSchema } from './auth-schemas'
+import { noteRecoveryCodeUsed } from './security.server'
 import { requestPasswordReset } from './password-reset.server'
 import { invitedEmail } from '~/features/admission/admission.server'
 import { ADMISSION_MESSAGES } from '~/features/admission/limits'
@@ -24,11 +26,16 @@ export function authAction(request: Request) {
       run: (input) => signUp(request, input),
     },
     forgot: { invalid: 'Por favor ingresa un email válido', run: (input) => requestPasswordReset(request, input) },
+    'two-factor': {
+      invalid: 'Escribe el código de 6 cifras de tu aplicación o un código de recuperación',
+      failed: 'Error al iniciar sesión. Vuelve a intentarlo en unos minutos.',
+      run: (input) => verifySecondFactor(request, input),
+    },
   })
 }
 
 /** Only the cookies of better-auth's answer (a joined Set-Cookie header would be unreadable). */
-function sessionCookies(authHeaders: Headers) {
+export function sessionCookies(authHeaders: Headers) {
   const headers = new Headers()
   for (const cookie of authHeaders.getSetCookie()) headers.append('Set-Cookie', cookie)
   return headers
@@ -43,8 +50,9 @@ async function signIn(request: Request, { email, password, redirectTo }: z.outpu
     { key: `sign-in:email:${email}`, max: 8, windowSeconds: 5 * 60 },
   ])
   let headers: Headers
+  let response: unknown
   try {
-    ;({ headers } = await getAuth().api.signInEmail({
+    ;({ headers, response } = await getAuth().api.signInEmail({
       // An unconfirmed e-mail gets a new confirmation link, which must land where sign-up's does.
       body: { email, password, rememberMe: true, callbackURL: '/auth?confirmacion=1' },
       headers: request.headers,
@@ -57,10 +65,53 @@ async function signIn(request: Request, { email, password, redirectTo }: z.outpu
     if (code === 'EMAIL_NOT_VERIFIED') refuse(403, 'Por favor confirma tu email antes de iniciar sesión')
     throw error
   }
+  // Two-factor sign-in: the password was right, the code comes next (better-auth's challenge cookie).
+  if ((response as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect) {
+    const next = new URLSearchParams({ tab: 'codigo' })
+    if (redirectTo) next.set('redirectTo', redirectTo)
+    return redirect(`/auth?${next}`, { headers: sessionCookies(headers) })
+  }
   return redirectWithToast(
     safeRedirect(redirectTo),
     { type: 'success', title: 'Sesión iniciada exitosamente' },
     { headers: sessionCookies(headers) },
+  )
+}
+
+export const TWO_FACTOR_MESSAGES = {
+  wrongCode: 'El código no es correcto. Comprueba la hora de tu teléfono y vuelve a intentarlo.',
+  expired: 'Tu inicio de sesión ha caducado. Vuelve a escribir tu email y tu contraseña.',
+  locked: 'Demasiados códigos incorrectos. Espera 15 minutos y vuelve a intentarlo.',
+} as const
+
+/**
+ * The second step of a two-factor sign-in: a 6-digit code from the authenticator app, or one of
+ * the recovery codes (single use; its owner is told by e-mail). Nothing here says whether the
+ * password was right: only the challenge cookie, which the right password alone sets.
+ */
+async function verifySecondFactor(request: Request, { code, trustDevice, redirectTo }: z.output<typeof TwoFactorSchema>) {
+  await enforceRateLimits([{ key: `two-factor:ip:${clientIp(request)}`, max: 20, windowSeconds: 5 * 60 }])
+  const recovery = !/^\d{6}$/.test(code)
+  // Recovery codes are handed out as 'abcde-12345'; typed with or without the dash.
+  const body = { code: recovery ? `${code.slice(0, 5)}-${code.slice(5)}` : code, trustDevice: trustDevice === 'on' }
+  let result: { headers: Headers; response: { user?: { id: string } } }
+  try {
+    result = recovery
+      ? await getAuth().api.verifyBackupCode({ body, headers: request.headers, returnHeaders: true })
+      : await getAuth().api.verifyTOTP({ body, headers: request.headers, returnHeaders: true })
+  } catch (error) {
+    const failure = errorCode(error)
+    if (failure === 'INVALID_TWO_FACTOR_COOKIE') refuse(400, TWO_FACTOR_MESSAGES.expired)
+    if (failure === 'ACCOUNT_TEMPORARILY_LOCKED' || failure === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE')
+      refuse(429, TWO_FACTOR_MESSAGES.locked)
+    if (failure === 'INVALID_CODE' || failure === 'INVALID_BACKUP_CODE') refuse(400, TWO_FACTOR_MESSAGES.wrongCode)
+    throw error
+  }
+  if (recovery && result.response.user) await noteRecoveryCodeUsed(result.response.user.id)
+  return redirectWithToast(
+    safeRedirect(redirectTo),
+    { type: 'success', title: 'Sesión iniciada exitosamente' },
+    { headers: sessionCookies(result.headers) },
   )
 }
 

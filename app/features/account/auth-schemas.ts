@@ -76,5 +76,18 @@ export const ResetPasswordSchema = z
     path: ['confirmPassword'],
   })
 
+const CODE_MESSAGE = 'Escribe el código de 6 cifras de tu aplicación o un código de recuperación'
+
+/** The second step of a two-factor sign-in: the app's 6 digits, or a recovery code (10 letters and digits). */
+export const TwoFactorSchema = z.object({
+  intent: z.literal('two-factor'),
+  code: z
+    .string({ error: CODE_MESSAGE })
+    .transform((value) => value.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, CODE_MESSAGE)),
+  trustDevice: z.literal('on').optional(),
+  redirectTo: z.string().optional(),
+})
+
 /** The /auth page's forms. */
-export const AuthIntent = z.discriminatedUnion('intent', [SignInSchema, SignUpSchema, ForgotPasswordSchema])
+export const AuthIntent = z.discriminatedUnion('intent', [SignInSchema, SignUpSchema, ForgotPasswordSchema, TwoFactorSchema])

@@ -13,7 +13,7 @@ import { Field, FormError } from '~/ui/field'
 import { useResultToast } from '~/ui/toast'
 import { authAction } from './auth-action.server'
 import { invitedEmail } from '~/features/admission/admission.server'
-import { SignInSchema, SignUpSchema } from './auth-schemas'
+import { SignInSchema, SignUpSchema, TwoFactorSchema } from './auth-schemas'
 import { EmailField, PasswordField } from './components/credential-fields'
 import { ForgotPasswordForm } from './components/forgot-password-form'
 import type { Route } from './+types/auth.route'
@@ -36,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const action = guardedAction(requireAnonymous, authAction)
 
-type Tab = 'login' | 'registro' | 'recuperar'
+type Tab = 'login' | 'registro' | 'recuperar' | 'codigo'
 
 export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams()
@@ -51,7 +51,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
 
   // After sign-up (or a known e-mail) the sign-in tab opens with the e-mail filled in.
   const requested = searchParams.get('tab')
-  const tab: Tab = prefilledEmail ? 'login' : requested === 'registro' ? 'registro' : requested === 'recuperar' ? 'recuperar' : 'login'
+  const tab: Tab = prefilledEmail
+    ? 'login'
+    : requested === 'registro' || requested === 'recuperar' || requested === 'codigo'
+      ? requested
+      : 'login'
 
   useResultToast('idle', actionData)
   // After sign-up the sign-in tab opens: the address follows it (a shared link opens the tab shown).
@@ -74,12 +78,20 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
       <Card>
         <CardHeader className="pb-2">
           <CardTitle className="text-2xl">
-            {tab === 'recuperar' ? 'Recuperar contraseña' : tab === 'registro' ? 'Crea tu cuenta' : 'Bienvenido de nuevo'}
+            {tab === 'recuperar'
+              ? 'Recuperar contraseña'
+              : tab === 'registro'
+                ? 'Crea tu cuenta'
+                : tab === 'codigo'
+                  ? 'Verificación en dos pasos'
+                  : 'Bienvenido de nuevo'}
           </CardTitle>
           <CardDescription>
             {tab === 'recuperar'
               ? 'Te enviaremos un enlace para elegir una contraseña nueva.'
-              : `Accede a ${site.name}, la comunidad de líderes de life sciences.`}
+              : tab === 'codigo'
+                ? 'Escribe el código de 6 cifras de tu aplicación de autenticación, o uno de tus códigos de recuperación.'
+                : `Accede a ${site.name}, la comunidad de líderes de life sciences.`}
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -88,7 +100,14 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
               El enlace de confirmación no es válido o ha caducado. Inicia sesión y te enviaremos uno nuevo.
             </p>
           ) : null}
-          {tab === 'recuperar' ? (
+          {tab === 'codigo' ? (
+            <div className="grid gap-4">
+              <TwoFactorForm redirectTo={redirectTo} failure={failure} />
+              <Link to={withRedirect({})} className="text-center text-sm text-primary underline-offset-4 hover:underline">
+                Volver a iniciar sesión
+              </Link>
+            </div>
+          ) : tab === 'recuperar' ? (
             <div className="grid gap-4">
               <ForgotPasswordForm action="/auth?tab=recuperar" failure={failure} />
               <Link to={withRedirect({})} className="text-center text-sm text-primary underline-offset-4 hover:underline">
@@ -178,6 +197,27 @@ function SignInForm({
           </Link>
         </span>
       </div>
+    </Form>
+  )
+}
+
+function TwoFactorForm({ redirectTo, failure }: { redirectTo?: string; failure?: Failure }) {
+  const pending = usePendingIntent('two-factor')
+  const [form, fields] = useZodForm(TwoFactorSchema, { id: 'two-factor', failure })
+  const action = `/auth?${new URLSearchParams({ tab: 'codigo', ...(redirectTo ? { redirectTo } : {}) })}`
+  return (
+    <Form method="post" action={action} className="grid gap-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="two-factor" />
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+      <Field label="Código" field={fields.code} autoComplete="one-time-code" maxLength={11} />
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" name={fields.trustDevice.name} className="size-4 accent-primary" />
+        Confiar en este dispositivo 30 días
+      </label>
+      <Button type="submit" disabled={pending}>
+        {pending ? 'Comprobando...' : 'Continuar'}
+      </Button>
     </Form>
   )
 }

@@ -51,7 +51,8 @@ export async function requestDataExport(userId: string) {
 const SECTIONS: Array<[string, (id: string) => SQL]> = [
   [
     'cuenta',
-    (id) => sql`select id, name, email, email_verified, first_name, last_name, created_at, updated_at from "user" where id = ${id}`,
+    (id) =>
+      sql`select id, name, email, email_verified, first_name, last_name, two_factor_enabled, created_at, updated_at from "user" where id = ${id}`,
   ],
   ['perfil', (id) => sql`select * from profiles where user_id = ${id}`],
   ['roles', (id) => sql`select role, created_at from user_roles where user_id = ${id}`],

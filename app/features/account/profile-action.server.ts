@@ -13,7 +13,11 @@ import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.se
 import { uploadAvatarIntent } from './avatar.server'
 import { saveEmailNotifications, saveProfileFields } from './profile.server'
 import { requestDataExport } from './data-export.server'
-import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged, signInHelp } from './security.server'
+import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged, mailSecurityNotice, signInHelp } from './security.server'
+import { sessionCookies, TWO_FACTOR_MESSAGES } from './auth-action.server'
+import { recordAudit } from '~/platform/audit/audit.server'
+import { success } from '~/platform/http/responses.server'
+import QRCode from 'qrcode'
 import { AVATAR_ERRORS, AVATAR_LIMITS, EMAIL_CHANGE_MESSAGES, PROFILE_FORM_FALLBACK_ERROR, ProfileIntent } from './profile-schemas'
 
 /** The /perfil page's forms (docs/decisions/0012): photo, profile, e-mail switch, preferences, password, devices. */
@@ -73,6 +77,18 @@ export function profileAction(request: Request, user: CurrentUser) {
         invalid: 'No se pudieron pedir tus datos',
         run: () => requestDataExport(user.id),
       },
+      'two-factor-enable': {
+        invalid: 'Escribe tu contraseña para activar la verificación en dos pasos',
+        run: ({ password }) => startTwoFactor(request, user, password),
+      },
+      'two-factor-confirm': {
+        invalid: TWO_FACTOR_MESSAGES.wrongCode,
+        run: ({ code }) => confirmTwoFactor(request, user, code),
+      },
+      'two-factor-disable': {
+        invalid: 'Escribe tu contraseña y un código para desactivarla',
+        run: ({ password, code }) => stopTwoFactor(request, user, password, code),
+      },
       'close-other-devices': {
         invalid: 'No se pudo cerrar la sesión en los demás dispositivos',
         run: () => closeOtherDevices(user.id, currentSessionToken(request)),
@@ -105,9 +121,11 @@ async function changePassword(
   }
   await revokePasswordResetLinks(user.id)
   await mailPasswordChanged(user.id)
-  const forwarded = new Headers()
-  for (const cookie of headers.getSetCookie()) forwarded.append('Set-Cookie', cookie)
-  return redirectWithToast('/perfil', { type: 'success', title: 'Contraseña actualizada correctamente' }, { headers: forwarded })
+  return redirectWithToast(
+    '/perfil',
+    { type: 'success', title: 'Contraseña actualizada correctamente' },
+    { headers: sessionCookies(headers) },
+  )
 }
 
 /** Whether `password` is the member's: their credential's hash, as better-auth checks it at sign-in. */
@@ -145,4 +163,80 @@ export async function requestEmailChange(request: Request, member: { id: string;
     }),
   })
   return redirectWithToast('/perfil', { type: 'success', title: EMAIL_CHANGE_MESSAGES.sent })
+}
+
+/** better-auth's answers turned into the page's refusals (the same words as sign-in's second step). */
+function refuseTwoFactor(error: unknown): never {
+  const code = (error as { body?: { code?: string } } | null)?.body?.code
+  if (code === 'INVALID_PASSWORD') refuse(400, 'La contraseña actual no es correcta')
+  if (code === 'INVALID_CODE' || code === 'INVALID_BACKUP_CODE') refuse(400, TWO_FACTOR_MESSAGES.wrongCode)
+  if (code === 'TOTP_ALREADY_ENABLED') refuse(409, 'La verificación en dos pasos ya está activada')
+  if (code === 'TOTP_NOT_ENABLED') refuse(409, 'Empieza de nuevo: escribe tu contraseña para activar la verificación en dos pasos')
+  throw error
+}
+
+const twoFactorLimit = (userId: string) => enforceRateLimits([{ key: `two-factor-settings:${userId}`, max: 10, windowSeconds: 15 * 60 }])
+
+/** The QR code's modules as rows of 0 and 1 (the page draws them: no QR library in the browser). */
+function qrRows(text: string) {
+  const { size, data } = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules
+  return Array.from({ length: size }, (_, row) =>
+    Array.from(data.subarray(row * size, (row + 1) * size), (on) => (on ? '1' : '0')).join(''),
+  ).join('/')
+}
+
+/** Step 1: the password; answers the secret (as a QR code and as text) and the 10 recovery codes, shown once. */
+async function startTwoFactor(request: Request, member: CurrentUser, password: string) {
+  await twoFactorLimit(member.id)
+  let answer: { totpURI?: string; backupCodes?: string[] }
+  try {
+    answer = (await getAuth().api.enableTwoFactor({ body: { password }, headers: request.headers })) as typeof answer
+  } catch (error) {
+    refuseTwoFactor(error)
+  }
+  const totpURI = answer.totpURI!
+  return success({ enrolment: { totpURI, qr: qrRows(totpURI), backupCodes: (answer.backupCodes ?? []).join(' ') } })
+}
+
+/** Step 2: a code from the app proves it reads the secret; then it is on (better-auth renews this device's session). */
+async function confirmTwoFactor(request: Request, member: CurrentUser, code: string) {
+  await twoFactorLimit(member.id)
+  let headers: Headers
+  try {
+    ;({ headers } = await getAuth().api.verifyTOTP({ body: { code }, headers: request.headers, returnHeaders: true }))
+  } catch (error) {
+    refuseTwoFactor(error)
+  }
+  await recordAudit({ action: 'two_factor_enabled', actorUserId: member.id, targetUserId: member.id })
+  await mailSecurityNotice(member.id, 'two-factor-enabled')
+  return redirectWithToast(
+    '/perfil#seguridad',
+    { type: 'success', title: 'Verificación en dos pasos activada' },
+    { headers: sessionCookies(headers) },
+  )
+}
+
+/** Off: the password and a code (or a recovery code), so a stolen password alone cannot turn it off. */
+async function stopTwoFactor(request: Request, member: CurrentUser, password: string, code: string) {
+  await twoFactorLimit(member.id)
+  if (!(await passwordMatches(member.id, password))) refuse(400, 'La contraseña actual no es correcta')
+  try {
+    if (/^\d{6}$/.test(code)) await getAuth().api.verifyTOTP({ body: { code }, headers: request.headers })
+    else await getAuth().api.verifyBackupCode({ body: { code: `${code.slice(0, 5)}-${code.slice(5)}` }, headers: request.headers })
+  } catch (error) {
+    refuseTwoFactor(error)
+  }
+  let headers: Headers
+  try {
+    ;({ headers } = await getAuth().api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true }))
+  } catch (error) {
+    refuseTwoFactor(error)
+  }
+  await recordAudit({ action: 'two_factor_disabled', actorUserId: member.id, targetUserId: member.id })
+  await mailSecurityNotice(member.id, 'two-factor-disabled')
+  return redirectWithToast(
+    '/perfil#seguridad',
+    { type: 'success', title: 'Verificación en dos pasos desactivada' },
+    { headers: sessionCookies(headers) },
+  )
 }

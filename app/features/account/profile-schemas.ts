@@ -46,6 +46,35 @@ export const ChangeEmailSchema = z.object({
   currentPassword: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
 })
 
+const CODE_MESSAGE = 'Escribe el código de 6 cifras de tu aplicación'
+
+/** Turning two-factor sign-in on (password, then a code from the app that read the QR) and off (password and a code). */
+export const TwoFactorIntents = [
+  z.object({
+    intent: z.literal('two-factor-enable'),
+    password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
+  }),
+  z.object({
+    intent: z.literal('two-factor-confirm'),
+    code: z
+      .string({ error: CODE_MESSAGE })
+      .transform((value) => value.replace(/\s/g, ''))
+      .pipe(z.string().regex(/^\d{6}$/, CODE_MESSAGE)),
+    // The enrolment shown again if the code is refused (what the first step answered).
+    totpURI: z.string().max(500),
+    qr: z.string().max(20_000),
+    backupCodes: z.string().max(500),
+  }),
+  z.object({
+    intent: z.literal('two-factor-disable'),
+    password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
+    code: z
+      .string({ error: 'Escribe un código de tu aplicación o un código de recuperación' })
+      .transform((value) => value.replace(/[\s-]/g, ''))
+      .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, 'Escribe un código de tu aplicación o un código de recuperación')),
+  }),
+] as const
+
 /** The /perfil page's forms. */
 export const ProfileIntent = z.discriminatedUnion('intent', [
   ProfileSchema,
@@ -57,6 +86,7 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('close-device'), sessionId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal('close-other-devices') }),
   z.object({ intent: z.literal('export-data') }),
+  ...TwoFactorIntents,
 ])
 
 /** Spec avatar rules, checked in the browser before cropping and again on the server. */

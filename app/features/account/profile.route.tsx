@@ -21,6 +21,7 @@ import { getPreferences } from '~/features/notifications/preferences.server'
 import { topicsFor } from '~/features/notifications/preferences'
 import { DataCard } from './components/data-card'
 import { DevicesCard } from './components/devices-card'
+import { type Enrolment, TwoFactorSection } from './components/two-factor-section'
 import { currentSessionToken, listDevices } from './security.server'
 import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
@@ -48,6 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     preferences: { topics, digest, timeZone },
     email: user.email,
     isAdmin: user.isAdmin,
+    twoFactorEnabled: user.twoFactorEnabled,
     devices,
     // Back from the link that confirmed a new address (better-auth's callback).
     emailChanged: new URL(request.url).searchParams.get('email') === 'cambiado',
@@ -80,6 +82,15 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const emailResult = submitted === 'email' ? failure : undefined
   const devicesResult = submitted === 'close-device' || submitted === 'close-other-devices' ? failure : undefined
   const dataResult = submitted === 'export-data' ? failure : undefined
+  const twoFactorResult = typeof submitted === 'string' && submitted.startsWith('two-factor') ? failure : undefined
+  // The enrolment: the first step's answer, or back with a refused code (the form sent it along).
+  const sent = twoFactorResult?.submission?.initialValue as Partial<Enrolment> | undefined
+  const enrolment: Enrolment | undefined =
+    actionData?.ok && 'enrolment' in actionData
+      ? actionData.enrolment
+      : submitted === 'two-factor-confirm' && sent?.totpURI && sent.qr && sent.backupCodes
+        ? { totpURI: sent.totpURI, qr: sent.qr, backupCodes: sent.backupCodes }
+        : undefined
   // A refused save keeps the form open with the member's input.
   const showForm = editing || Boolean(profileResult)
 
@@ -149,7 +160,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardContent>
       </Card>
 
-      <DevicesCard devices={loaderData.devices} failure={devicesResult} />
+      <DevicesCard devices={loaderData.devices} failure={devicesResult}>
+        <TwoFactorSection enabled={loaderData.twoFactorEnabled} enrolment={enrolment} failure={twoFactorResult} />
+      </DevicesCard>
 
       <DataCard failure={dataResult} />
 

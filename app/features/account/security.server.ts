@@ -2,6 +2,7 @@ import { and, desc, eq, gt, ne, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { sessionCookieOf } from '~/platform/auth/session-cookie'
 import { session, user } from '~/platform/auth/schema'
+import { recordAudit } from '~/platform/audit/audit.server'
 import { getDb } from '~/platform/db/client.server'
 import { fullDateTime } from '~/platform/dates'
 import { getEnv } from '~/platform/env.server'
@@ -171,21 +172,61 @@ export async function noteSignIn(created: { userId: string; userAgent?: string |
   })
 }
 
-/** After the password changed (from /perfil or a recovery link): the owner hears of it at once. */
-export async function mailPasswordChanged(userId: string) {
-  const [account] = await getDb().select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, userId))
-  if (!account) return
-  await enqueueMail({
-    to: account.email,
+const SECURITY_NOTICES = {
+  'password-changed': {
     subject: 'Tu contraseña ha cambiado',
+    paragraphs: (at: string) => [
+      `La contraseña de tu cuenta cambió el ${at}. Hemos cerrado la sesión en tus demás dispositivos.`,
+      'Si no fuiste tú, recupera tu cuenta ahora con una contraseña nueva y escríbenos.',
+    ],
+  },
+  'two-factor-enabled': {
+    subject: 'Verificación en dos pasos activada',
+    paragraphs: (at: string) => [
+      `El ${at} activaste la verificación en dos pasos: al iniciar sesión te pediremos un código de tu aplicación de autenticación.`,
+      'Guarda tus códigos de recuperación en un lugar seguro. Si no fuiste tú, cambia tu contraseña y escríbenos.',
+    ],
+  },
+  'two-factor-disabled': {
+    subject: 'Verificación en dos pasos desactivada',
+    paragraphs: (at: string) => [
+      `El ${at} se desactivó la verificación en dos pasos de tu cuenta: ahora basta tu contraseña para iniciar sesión.`,
+      'Si no fuiste tú, cambia tu contraseña ahora y vuelve a activarla desde tu perfil.',
+    ],
+  },
+  'recovery-code-used': {
+    subject: 'Se ha usado un código de recuperación',
+    paragraphs: (at: string) => [
+      `El ${at} se inició sesión en tu cuenta con uno de tus códigos de recuperación. Ese código ya no vale.`,
+      'Si no fuiste tú, cambia tu contraseña ahora. Si te quedan pocos códigos, desactiva y vuelve a activar la verificación en dos pasos para tener otros nuevos.',
+    ],
+  },
+} as const
+
+export type SecurityNotice = keyof typeof SECURITY_NOTICES
+
+/** A change to how the account signs in, told to its owner at once (account e-mail: never unsubscribable). */
+export async function mailSecurityNotice(userId: string, notice: SecurityNotice) {
+  const [owner] = await getDb().select({ email: user.email, firstName: user.firstName }).from(user).where(eq(user.id, userId))
+  if (!owner) return
+  const { subject, paragraphs } = SECURITY_NOTICES[notice]
+  await enqueueMail({
+    to: owner.email,
+    subject,
     email: createElement(NoticeEmail, {
-      title: 'Tu contraseña ha cambiado',
-      firstName: account.firstName,
-      paragraphs: [
-        `La contraseña de tu cuenta cambió el ${fullDateTime(new Date())}. Hemos cerrado la sesión en tus demás dispositivos.`,
-        'Si no fuiste tú, recupera tu cuenta ahora con una contraseña nueva y escríbenos.',
-      ],
+      title: subject,
+      firstName: owner.firstName,
+      paragraphs: [...paragraphs(fullDateTime(new Date()))],
       button: signInHelp(),
     }),
   })
+}
+
+/** After the password changed (from /perfil or a recovery link). */
+export const mailPasswordChanged = (userId: string) => mailSecurityNotice(userId, 'password-changed')
+
+/** A recovery code signed the member in: audited and e-mailed. */
+export async function noteRecoveryCodeUsed(userId: string) {
+  await recordAudit({ action: 'recovery_code_used', actorUserId: userId, targetUserId: userId })
+  await mailSecurityNotice(userId, 'recovery-code-used')
 }

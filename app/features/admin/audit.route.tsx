@@ -31,6 +31,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   admission_rejected: 'Solicitud de admisión rechazada',
   admission_waitlisted: 'Solicitud de admisión en lista de espera',
   admission_info_requested: 'Más información pedida a un candidato',
+  two_factor_enabled: 'Verificación en dos pasos activada',
+  two_factor_disabled: 'Verificación en dos pasos desactivada',
+  recovery_code_used: 'Código de recuperación usado',
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/

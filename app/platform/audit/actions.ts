@@ -18,6 +18,9 @@ export const AUDIT_ACTIONS = [
   'admission_rejected',
   'admission_waitlisted',
   'admission_info_requested',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'recovery_code_used',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

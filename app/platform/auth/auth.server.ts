@@ -1,10 +1,11 @@
 import { betterAuth } from 'better-auth'
+import { twoFactor as twoFactorPlugin } from 'better-auth/plugins'
 import { hashPassword, verifyPassword } from 'better-auth/crypto'
 import { and, eq, gt, like, sql } from 'drizzle-orm'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { createElement } from 'react'
 import { getDb } from '~/platform/db/client.server'
-import { account, accountRelations, rateLimit, session, sessionRelations, user, userRelations, verification } from './schema'
+import { account, accountRelations, rateLimit, session, sessionRelations, twoFactor, user, userRelations, verification } from './schema'
 import { ConfirmEmail } from '~/features/account/emails/confirm-email'
 import { ResetPasswordEmail } from '~/features/account/emails/reset-password'
 import { onConfirmedSignIn } from '~/features/account/profile.server'
@@ -34,7 +35,7 @@ function createAuth() {
     secret: env.AUTH_SECRET,
     database: drizzleAdapter(getDb(), {
       provider: 'pg',
-      schema: { user, session, account, verification, rateLimit, sessionRelations, userRelations, accountRelations },
+      schema: { user, session, account, verification, rateLimit, twoFactor, sessionRelations, userRelations, accountRelations },
     }),
     user: {
       // Our /perfil form asks for the password first (security.server.ts).
@@ -121,6 +122,9 @@ function createAuth() {
         },
       },
     },
+    // Sign-in asks for a code from an authenticator app (or a recovery code) once a member turns it
+    // on in /perfil (decisions/0026). Our own forms call it through auth.api.
+    plugins: [twoFactorPlugin({ issuer: 'Círculo CEO', backupCodeOptions: { amount: 10, length: 10 } })],
     logger: {
       log(level, message, ...args) {
         logger[level]({ args }, `[auth] ${message}`)

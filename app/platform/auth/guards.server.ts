@@ -17,6 +17,8 @@ export interface CurrentUser {
   profile: Profile | null
   roles: Role[]
   isAdmin: boolean
+  /** Sign-in asks for a code from an authenticator app (decisions/0026). */
+  twoFactorEnabled: boolean
   /** Spec: premium or admin. */
   hasAccess: boolean
 }
@@ -51,6 +53,7 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
     profile,
     roles,
     isAdmin,
+    twoFactorEnabled: Boolean((session.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled),
     hasAccess: isAdmin || Boolean(profile?.isPremium),
   }
   if (token) keepViewer(token, user.id, user, session.session.expiresAt)

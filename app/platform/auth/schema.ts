@@ -13,6 +13,8 @@ export const user = pgTable('user', {
   // Names given at sign-up; the profile is filled from them after the first confirmed sign-in.
   firstName: text('first_name'),
   lastName: text('last_name'),
+  /** better-auth's two-factor plugin: sign-in asks for a code from an authenticator app (decisions/0026). */
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -113,4 +115,19 @@ export const memberActivityDays = pgTable(
     userId: userIdColumn(),
   },
   (table) => [primaryKey({ columns: [table.day, table.userId] })],
+)
+
+/** better-auth's two-factor plugin: the TOTP secret and the recovery codes, encrypted with the app's secret. */
+export const twoFactor = pgTable(
+  'two_factor',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: userIdColumn(),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (table) => [index('two_factor_user_id_idx').on(table.userId), index('two_factor_secret_idx').on(table.secret)],
 )

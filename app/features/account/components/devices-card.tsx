@@ -5,7 +5,8 @@ import { fullDateTime } from '~/platform/dates'
 import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import type { ReactNode } from 'react'
+import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 
 export interface DeviceView {
   id: string
@@ -16,8 +17,8 @@ export interface DeviceView {
   current: boolean
 }
 
-/** 'Seguridad': where the account is signed in, and closing any of them (issue 27). */
-export function DevicesCard({ devices, failure }: { devices: DeviceView[]; failure?: Failure }) {
+/** 'Seguridad': two-factor sign-in (the children), where the account is signed in, and closing any of them (issue 27). */
+export function DevicesCard({ devices, failure, children }: { devices: DeviceView[]; failure?: Failure; children?: ReactNode }) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle' && String(navigation.formData?.get('intent')).startsWith('close-')
   const others = devices.filter((device) => !device.current)
@@ -25,11 +26,11 @@ export function DevicesCard({ devices, failure }: { devices: DeviceView[]; failu
     <Card id="seguridad" className="scroll-mt-20">
       <CardHeader>
         <CardTitle>Seguridad</CardTitle>
-        <CardDescription>
-          Dispositivos con sesión iniciada. Si no reconoces alguno, cierra su sesión y cambia tu contraseña.
-        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
+        {children}
+        <h3 className="font-semibold">Dispositivos con sesión iniciada</h3>
+        <p className="-mt-2 text-sm text-muted-foreground">Si no reconoces alguno, cierra su sesión y cambia tu contraseña.</p>
         <ActionStatus result={failure} />
         <ul className="grid gap-3">
           {devices.map((device) => (
