@@ -86,6 +86,10 @@ export async function startUp() {
   await scheduleDigests()
   await scheduleAdmissionRetention()
   if (!env.DATABASE_URL) await startBackupRequests(env.DATA_DIR)
+  if (env.ADMIN_TWO_FACTOR === 'optional')
+    logger.warn(
+      'Admins use the console without two-factor sign-in (ADMIN_TWO_FACTOR=optional): remove it once they have turned it on in /perfil',
+    )
   logger.info({ database: env.DATABASE_URL ? 'postgres' : 'pglite', appUrl: env.APP_URL }, 'Ready')
   const heapLimitMiB = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)
   if (env.MEMORY_LIMIT_MB && heapLimitMiB > env.MEMORY_LIMIT_MB) {

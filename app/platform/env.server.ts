@@ -39,6 +39,9 @@ const EnvSchema = z.object({
         .map((email) => email.trim().toLowerCase())
         .filter(Boolean),
     ),
+  // Admins use the console and the admin tools only with two-factor sign-in on (issue 27);
+  // 'optional' lets a first install's admins in before they enrol (the server warns at start).
+  ADMIN_TWO_FACTOR: z.enum(['required', 'optional']).default('required'),
   PAYMENTS_PROVIDER: z.enum(['stripe', 'test', 'manual']).optional(),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,

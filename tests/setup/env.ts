@@ -17,6 +17,8 @@ setEnv(
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'circulo-test-')),
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     LOG_LEVEL: 'silent',
+    // The personas' admins have no second factor; admin-two-factor.test.ts sets 'required'.
+    ADMIN_TWO_FACTOR: 'optional',
   }),
 )
 // Test files share their worker's modules (vitest.config.ts): clients made from the previous

@@ -50,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     email: user.email,
     isAdmin: user.isAdmin,
     twoFactorEnabled: user.twoFactorEnabled,
+    mustEnrolTwoFactor: user.mustEnrolTwoFactor,
     devices,
     // Back from the link that confirmed a new address (better-auth's callback).
     emailChanged: new URL(request.url).searchParams.get('email') === 'cambiado',
@@ -161,7 +162,12 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       </Card>
 
       <DevicesCard devices={loaderData.devices} failure={devicesResult}>
-        <TwoFactorSection enabled={loaderData.twoFactorEnabled} enrolment={enrolment} failure={twoFactorResult} />
+        <TwoFactorSection
+          enabled={loaderData.twoFactorEnabled}
+          required={loaderData.mustEnrolTwoFactor}
+          enrolment={enrolment}
+          failure={twoFactorResult}
+        />
       </DevicesCard>
 
       <DataCard failure={dataResult} />

@@ -2,7 +2,9 @@ import { redirect } from 'react-router'
 import { getViewer, type Profile } from '~/features/account/profile.server'
 import { isProfileComplete } from '~/features/account/profile-completeness'
 import { oncePerRequest } from '~/platform/http/request-context.server'
+import { getEnv } from '~/platform/env.server'
 import { refuse, unavailableIfDatabaseAway } from '~/platform/http/responses.server'
+import { redirectWithToast } from '~/platform/http/toast.server'
 import { noteActive } from './activity.server'
 import { getAuth } from './auth.server'
 import { cachedViewer, keepViewer } from './viewer-cache.server'
@@ -19,6 +21,11 @@ export interface CurrentUser {
   isAdmin: boolean
   /** Sign-in asks for a code from an authenticator app (decisions/0026). */
   twoFactorEnabled: boolean
+  /**
+   * An admin without two-factor sign-in while ADMIN_TWO_FACTOR is 'required': their admin role
+   * waits (not in `roles`, `isAdmin` false) until they turn it on in /perfil.
+   */
+  mustEnrolTwoFactor: boolean
   /** Spec: premium or admin. */
   hasAccess: boolean
 }
@@ -44,7 +51,10 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
   if (kept) return kept
   const session = await getAuth().api.getSession({ headers: request.headers })
   if (!session) return null
-  const { profile, roles } = await getViewer(session.user.id)
+  const { profile, roles: granted } = await getViewer(session.user.id)
+  const twoFactorEnabled = Boolean((session.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled)
+  const mustEnrolTwoFactor = granted.includes('admin') && !twoFactorEnabled && getEnv().ADMIN_TWO_FACTOR === 'required'
+  const roles = mustEnrolTwoFactor ? granted.filter((role) => role !== 'admin') : granted
   const isAdmin = roles.includes('admin')
   const user: CurrentUser = {
     id: session.user.id,
@@ -53,12 +63,16 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
     profile,
     roles,
     isAdmin,
-    twoFactorEnabled: Boolean((session.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled),
+    twoFactorEnabled,
+    mustEnrolTwoFactor,
     hasAccess: isAdmin || Boolean(profile?.isPremium),
   }
   if (token) keepViewer(token, user.id, user, session.session.expiresAt)
   return user
 }
+
+export const ADMIN_TWO_FACTOR_MESSAGE =
+  'Activa la verificación en dos pasos en tu perfil para usar la consola y las herramientas de administración'
 
 /** Without a session: to /auth, remembering where the visitor was going. */
 export async function requireUser(request: Request) {
@@ -88,12 +102,14 @@ export async function requireCompleteProfile(request: Request) {
  */
 export async function requireAdminConsole(request: Request) {
   const user = await requireUser(request)
+  if (user.mustEnrolTwoFactor) throw await redirectWithToast('/perfil#seguridad', { type: 'info', title: ADMIN_TWO_FACTOR_MESSAGE })
   if (!user.isAdmin) refuse(404, 'Página no encontrada', { detail: { userId: user.id, console: true } })
   return user
 }
 
 export async function requireAdmin(request: Request) {
   const user = await requireUser(request)
+  if (user.mustEnrolTwoFactor) refuse(403, ADMIN_TWO_FACTOR_MESSAGE, { detail: { userId: user.id } })
   if (!user.isAdmin) refuse(403, 'Solo para administradores', { detail: { userId: user.id } })
   return user
 }
@@ -105,6 +121,8 @@ export function requireAccess(user: CurrentUser, description = 'Necesitas acceso
 
 /** A capability of the user's roles (capabilities.ts), or a 403 with the action's message. */
 export function requireCapability(user: CurrentUser, capability: Capability, message: string) {
+  if (!can(user, capability) && user.mustEnrolTwoFactor && can({ roles: ['admin'] }, capability))
+    refuse(403, ADMIN_TWO_FACTOR_MESSAGE, { detail: { userId: user.id, capability } })
   if (!can(user, capability)) refuse(403, message, { detail: { userId: user.id, capability } })
 }
 

@@ -45,7 +45,18 @@ function QrCode({ rows }: { rows: string }) {
  * (QR code, key, recovery codes shown once and the code that confirms), or on (the password and a
  * code turn it off). The enrolment comes from the first step's answer, or back from a refused code.
  */
-export function TwoFactorSection({ enabled, enrolment, failure }: { enabled: boolean; enrolment?: Enrolment; failure?: Failure }) {
+export function TwoFactorSection({
+  enabled,
+  required,
+  enrolment,
+  failure,
+}: {
+  enabled: boolean
+  /** An admin who must turn it on before using the console (ADMIN_TWO_FACTOR). */
+  required: boolean
+  enrolment?: Enrolment
+  failure?: Failure
+}) {
   const navigation = useNavigation()
   const pending = String(navigation.formData?.get('intent') ?? '')
   const busy = navigation.state !== 'idle' && pending.startsWith('two-factor')
@@ -59,6 +70,11 @@ export function TwoFactorSection({ enabled, enrolment, failure }: { enabled: boo
       <h3 id="two-factor-title" className="flex flex-wrap items-center gap-2 font-semibold">
         Verificación en dos pasos {enabled ? <Badge>Activada</Badge> : <Badge variant="secondary">Desactivada</Badge>}
       </h3>
+      {required ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          Eres administrador: activa la verificación en dos pasos para usar la consola y las herramientas de administración.
+        </p>
+      ) : null}
       {enabled ? (
         <Form method="post" action="/perfil" preventScrollReset className="grid gap-3" {...getFormProps(form)}>
           <p className="text-sm text-muted-foreground">
