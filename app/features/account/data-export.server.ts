@@ -96,6 +96,41 @@ const SECTIONS: Array<[string, (id: string) => SQL]> = [
   ['registro_de_acciones', (id) => sql`select * from audit_log where actor_user_id = ${id} or target_user_id = ${id} order by created_at`],
 ]
 
+/**
+ * Every table with a column naming a member, and where it goes in the export (a section of
+ * mis-datos.json) or why it does not. data-export.test.ts reads the database's own list: a new
+ * table with such a column fails it until it is added here.
+ */
+export const MEMBER_TABLES: Record<string, { section: string } | { not: string }> = {
+  user: { section: 'cuenta' },
+  profiles: { section: 'perfil' },
+  user_roles: { section: 'roles' },
+  notification_settings: { section: 'preferencias_de_notificacion' },
+  community_posts: { section: 'publicaciones' },
+  community_comments: { section: 'comentarios' },
+  post_likes: { section: 'likes_a_publicaciones' },
+  comment_likes: { section: 'likes_a_comentarios' },
+  ceo_session_likes: { section: 'sesiones_ceo_likes' },
+  ceo_session_comments: { section: 'sesiones_ceo_comentarios' },
+  ceo_session_progress: { section: 'sesiones_ceo_progreso' },
+  event_attendees: { section: 'eventos_inscripciones' },
+  notifications: { section: 'notificaciones' },
+  subscriptions: { section: 'suscripciones' },
+  member_activity_days: { section: 'dias_de_actividad' },
+  session: { section: 'dispositivos_con_sesion' },
+  known_devices: { section: 'dispositivos_conocidos' },
+  admission_applications: { section: 'solicitudes_de_admision' },
+  admission_events: { section: 'solicitudes_de_admision_historial' },
+  audit_log: { section: 'registro_de_acciones' },
+  account: { not: "the password's hash: a secret of the sign-in, not data about the member" },
+  two_factor: { not: 'the two-factor secret and recovery codes, encrypted: secrets (the export says whether it is on)' },
+  calendar_feeds: { not: "the private calendar feed's token: a secret that opens the feed" },
+  test_checkout_sessions: { not: 'the local test checkout of a laptop, never a real payment' },
+  ceo_sessions: { not: 'sessions created by staff as part of their work for the community, not their personal data' },
+  ceo_session_video_uploads: { not: 'upload progress of a staff member, deleted when the upload ends' },
+  events: { not: 'events created by staff as part of their work for the community' },
+}
+
 async function gather(userId: string) {
   const data: Record<string, unknown> = {
     generado: new Date().toISOString(),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { unzipSync } from 'fflate'
 import { describe, expect, test } from 'vitest'
 import { admissionApplications } from '~/features/admission/schema'
@@ -10,7 +11,7 @@ import { createPostWithFiles, feedAction } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
 import { firstLink, formRequest, getRequest, latestMailTo, readToast, run } from '../../../tests/setup/requests'
 import * as exportRoute from './data-export.route'
-import { EXPORT_MESSAGES } from './data-export.server'
+import { EXPORT_MESSAGES, MEMBER_TABLES } from './data-export.server'
 import * as profileRoute from './profile.route'
 
 useTestDatabase()
@@ -111,5 +112,30 @@ describe("'Descargar mis datos'", () => {
     await expireExportJob.run({ userId: member.userId!, exportId }, { attempts: 1, jobId: 0 })
     expect(await getStorage().size(key)).toBeNull()
     expect((await download(token, member.cookie)).location).toBe('/perfil#tus-datos')
+  })
+})
+
+describe('what the export covers', () => {
+  test('every table with a column naming a member is exported or says why not; every section named is in the file', async () => {
+    const result = (await getDb().execute(
+      sql`select distinct table_name from information_schema.columns
+          where table_schema = 'public' and column_name in ('user_id', 'actor_user_id', 'target_user_id', 'created_by', 'decided_by')
+          union select 'user'`,
+    )) as unknown as { rows: Array<{ table_name: string }> }
+    const tables = result.rows.map((row) => row.table_name).sort()
+    expect(
+      tables.filter((table) => !(table in MEMBER_TABLES)),
+      'tables to add to MEMBER_TABLES (data-export.server.ts)',
+    ).toEqual([])
+
+    const member = await createPersona('member')
+    const { token } = await exported(member)
+    const data = JSON.parse(
+      new TextDecoder().decode(
+        unzipSync(new Uint8Array(await (await downloadBytes(token, member.cookie!)).arrayBuffer()))['mis-datos.json'],
+      ),
+    )
+    const sections = Object.values(MEMBER_TABLES).flatMap((cover) => ('section' in cover ? [cover.section] : []))
+    expect(sections.filter((section) => !(section in data))).toEqual([])
   })
 })
