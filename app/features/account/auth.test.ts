@@ -304,6 +304,12 @@ describe("better-auth's own endpoints", () => {
       json('/api/auth/update-user', { firstName: '<script>' }),
       json('/api/auth/request-password-reset', { email }),
       json('/api/auth/verify-email', { token: 'x' }),
+      // Two-factor settings, the e-mail change and the sessions: only through /perfil's forms (password first).
+      json('/api/auth/two-factor/disable', { password: '123456' }),
+      json('/api/auth/two-factor/enable', { password: '123456' }),
+      json('/api/auth/two-factor/verify-totp', { code: '000000' }),
+      json('/api/auth/change-email', { newEmail: 'otra@example.com' }),
+      json('/api/auth/revoke-sessions', {}),
     ]) {
       expect((await apiAction(request)).status).toBe(404)
     }
