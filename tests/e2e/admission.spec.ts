@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { newAccount } from './support/accounts'
 import { expect, test } from './support/fixtures'
@@ -5,6 +6,20 @@ import { mailsTo, markMailLog, waitForMailLink } from './support/mail'
 import { expectToast } from './support/ui'
 
 // Issue 26: admission inside the product, from the landing's button to a paying member.
+
+/** Fills the rest of /admision (name, surname and what the test types itself aside) and ticks the consent. */
+async function fillApplication(page: Page, answers: { email: string; linkedin: string; sector: string }) {
+  await page.getByLabel('Email').fill(answers.email)
+  await page.getByLabel('Perfil de LinkedIn').fill(answers.linkedin)
+  await page.getByLabel('Empresa').fill('Biofarma Ibérica')
+  await page.getByLabel('Cargo actual').fill('Directora de operaciones')
+  await page.getByLabel('Sector').selectOption({ label: answers.sector })
+  await page.getByLabel('Años de experiencia').fill('15')
+  await page.getByLabel('Puesto al que aspiras').fill('CEO')
+  await page.getByLabel('¿Qué aportarías a la comunidad?').fill('Quince años llevando plantas de biológicos.')
+  await page.getByLabel('¿Qué esperas de la comunidad?').fill('Conversaciones francas con quien ya ha llegado.')
+  await page.getByRole('checkbox', { name: /política de privacidad/ }).check()
+}
 
 test('a visitor applies, an admin approves from the queue, the applicant follows the invitation, signs up, pays and is premium', async ({
   page,
@@ -35,16 +50,7 @@ test('a visitor applies, an admin approves from the queue, the applicant follows
   await expect(page.getByLabel('Nombre', { exact: true })).toHaveValue(applicant.firstName)
 
   await page.getByLabel('Apellidos').fill(applicant.lastName)
-  await page.getByLabel('Email').fill(applicant.email)
-  await page.getByLabel('Perfil de LinkedIn').fill('https://www.linkedin.com/in/lucia-admitida')
-  await page.getByLabel('Empresa').fill('Biofarma Ibérica')
-  await page.getByLabel('Cargo actual').fill('Directora de operaciones')
-  await page.getByLabel('Sector').selectOption({ label: 'Biotech' })
-  await page.getByLabel('Años de experiencia').fill('15')
-  await page.getByLabel('Puesto al que aspiras').fill('CEO')
-  await page.getByLabel('¿Qué aportarías a la comunidad?').fill('Quince años llevando plantas de biológicos.')
-  await page.getByLabel('¿Qué esperas de la comunidad?').fill('Conversaciones francas con quien ya ha llegado.')
-  await page.getByRole('checkbox', { name: /política de privacidad/ }).check()
+  await fillApplication(page, { email: applicant.email, linkedin: 'https://www.linkedin.com/in/lucia-admitida', sector: 'Biotech' })
   await expectNoAxeViolations(page, '/admision at 1280 px')
   await screenshot(page, 'admission-form-1280')
   await page.getByRole('button', { name: 'Enviar solicitud' }).click()
@@ -126,16 +132,7 @@ test('without JavaScript the form is sent and answered; it fits a phone', async 
   await screenshot(page, 'admission-form-390')
   await page.getByLabel('Nombre', { exact: true }).fill(applicant.firstName)
   await page.getByLabel('Apellidos').fill('Sin Script')
-  await page.getByLabel('Email').fill(applicant.email)
-  await page.getByLabel('Perfil de LinkedIn').fill('https://www.linkedin.com/in/sin-script')
-  await page.getByLabel('Empresa').fill('Diagnóstica del Norte')
-  await page.getByLabel('Cargo actual').fill('Directora médica')
-  await page.getByLabel('Sector').selectOption({ label: 'Diagnóstico' })
-  await page.getByLabel('Años de experiencia').fill('12')
-  await page.getByLabel('Puesto al que aspiras').fill('Directora general')
-  await page.getByLabel('¿Qué aportarías a la comunidad?').fill('Una década en diagnóstico in vitro.')
-  await page.getByLabel('¿Qué esperas de la comunidad?').fill('Aprender de quien dirige.')
-  await page.getByRole('checkbox', { name: /política de privacidad/ }).check()
+  await fillApplication(page, { email: applicant.email, linkedin: 'https://www.linkedin.com/in/sin-script', sector: 'Diagnóstico' })
   await page.getByRole('button', { name: 'Enviar solicitud' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Solicitud recibida' })).toBeVisible()
 })

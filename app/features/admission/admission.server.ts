@@ -16,7 +16,7 @@ import { getEnv } from '~/platform/env.server'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
-import { enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
+import { enqueueMail, enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
 import { NoticeEmail } from '~/platform/mail/notice-email'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { getSettings } from '~/platform/settings/settings.server'
@@ -92,18 +92,28 @@ async function submitApplication(request: Request, { intent: _, consent: __, web
     logger.info({ ip: clientIp(request) }, 'Admission form honeypot filled; nothing stored')
     return redirect('/admision?enviada=1', 303)
   }
-  // One statement: a new application, or the open one of this e-mail updated (also when two arrive at once).
-  const [saved] = await getDb()
-    .insert(applications)
-    .values(answers)
-    .onConflictDoUpdate({
-      target: applications.email,
-      targetWhere: openCondition,
-      set: { ...answers, updatedAt: sql`now()` },
-    })
-    .returning({ id: applications.id, inserted: sql<boolean>`(xmax = 0)` })
-  const { id, inserted } = saved!
-  const mail = await renderMail({
+  // The application, its history line and the admins' bell commit together: a failure leaves
+  // nothing behind, and sending again is a new application (admins told), not an update.
+  const admins = await adminIds()
+  const { id, inserted } = await getDb().transaction(async (tx) => {
+    // One statement: a new application, or the open one of this e-mail updated (also when two arrive at once).
+    const [saved] = await tx
+      .insert(applications)
+      .values(answers)
+      .onConflictDoUpdate({ target: applications.email, targetWhere: openCondition, set: { ...answers, updatedAt: sql`now()` } })
+      .returning({ id: applications.id, inserted: sql<boolean>`(xmax = 0)` })
+    await tx.insert(events).values({ applicationId: saved!.id, kind: saved!.inserted ? 'submitted' : 'updated' })
+    if (saved!.inserted)
+      await notifyAdmins(
+        tx,
+        admins,
+        'Nueva solicitud de admisión',
+        `${answers.firstName} ${answers.lastName} (${answers.position}, ${answers.company}) ha solicitado la admisión`,
+      )
+    return saved!
+  })
+  // Rendered after the commit (no transaction open while it renders); it needs the application's id.
+  await enqueueMail({
     to: answers.email,
     subject: inserted ? 'Hemos recibido tu solicitud de admisión' : 'Hemos actualizado tu solicitud de admisión',
     email: createElement(NoticeEmail, {
@@ -116,17 +126,6 @@ async function submitApplication(request: Request, { intent: _, consent: __, web
       button: { label: 'Ver el estado de mi solicitud', url: absolute(statusPath(id)) },
       details: { heading: 'Lo que nos enviaste', rows: answersOf(answers) },
     }),
-  })
-  const admins = inserted ? await adminIds() : []
-  await getDb().transaction(async (tx) => {
-    await tx.insert(events).values({ applicationId: id, kind: inserted ? 'submitted' : 'updated' })
-    await enqueueRenderedMail(mail, tx)
-    await notifyAdmins(
-      tx,
-      admins,
-      'Nueva solicitud de admisión',
-      `${answers.firstName} ${answers.lastName} (${answers.position}, ${answers.company}) ha solicitado la admisión`,
-    )
   })
   return redirect('/admision?enviada=1', 303)
 }

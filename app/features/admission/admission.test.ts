@@ -5,7 +5,7 @@ import * as checkoutRoute from '~/features/billing/checkout.route'
 import { notifications } from '~/features/notifications/schema'
 import { auditLog } from '~/platform/audit/schema'
 import { signedToken } from '~/platform/auth/signature.server'
-import { getDb } from '~/platform/db/client.server'
+import { failStatements, getDb } from '~/platform/db/client.server'
 import { rateLimits } from '~/platform/rate-limit/schema'
 import { appSettings } from '~/platform/settings/schema'
 import { DEFAULT_SETTINGS } from '~/platform/settings/settings.server'
@@ -196,6 +196,28 @@ describe('the application form', () => {
     const ip = '198.51.100.251'
     for (let i = 0; i < 5; i++) expect((await apply({}, ip)).outcome.status).toBe(303)
     expect((await apply({}, ip)).outcome.status).toBe(429)
+  })
+
+  test('the database lost mid-way: a 503 with the words typed, and nothing half-stored (sending again tells the admins)', async () => {
+    const fields = answers({ firstName: 'Elena', lastName: 'Caída' })
+    const disarm = failStatements(/insert into "admission_events"/, { times: 1 })
+    let outcome
+    try {
+      outcome = await post(applyRoute, '/admision', fields, { ip: nextIp() })
+    } finally {
+      disarm()
+    }
+    expect(outcome.status).toBe(503)
+    expect(outcome.headers.get('Retry-After')).toBeTruthy()
+    expect(outcome.data.submission.initialValue).toMatchObject({ company: 'Biofarma Ibérica', contribution: fields.contribution })
+    expect(await applicationOf(fields.email)).toEqual([])
+    expect(await latestMailTo(fields.email)).toBeUndefined()
+    expect((await post(applyRoute, '/admision', fields, { ip: nextIp() })).status).toBe(303)
+    const bell = await getDb()
+      .select({ message: notifications.message })
+      .from(notifications)
+      .where(and(eq(notifications.userId, people.admin.userId!), eq(notifications.type, 'admission_application')))
+    expect(bell.some((row) => row.message.startsWith('Elena Caída'))).toBe(true)
   })
 
   test('a body that is not a form is a 415, and the process goes on', async () => {
