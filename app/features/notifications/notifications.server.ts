@@ -11,7 +11,8 @@ import type { NotificationView } from './grouping'
 import { topicOf } from './preferences'
 import { deliveryFor, deliveryOf } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
-import { actorsOf, NOTIFICATION_COLUMNS } from './views.server'
+import { NOTIFICATION_COLUMNS } from './views.server'
+import { alias } from 'drizzle-orm/pg-core'
 import { profiles } from '~/features/account/schema'
 import { publishInTransaction } from '~/platform/realtime.server'
 
@@ -19,6 +20,9 @@ type NotificationType = (typeof notifications.$inferInsert)['type']
 
 /** Spec: the bell reads at most 50, shows 10. */
 export const NOTIFICATION_FETCH_LIMIT = 50
+
+/** The member who did what a notification tells, joined to it by the list. */
+const actor = alias(profiles, 'actor')
 
 /**
  * Creates a notification inside the action's transaction, never for one's own action nor for a
@@ -118,23 +122,36 @@ export async function notifyEveryoneInTransaction(
 
 /**
  * A page of the recipient's notifications, newest first (optionally only the unread), with each
- * actor's public name and photo and the post's title: two queries. One more row than asked
+ * actor's public name and photo and the post's title: one query. One more row than asked
  * tells whether an older page exists.
  */
 export async function listNotifications(userId: string, { limit = NOTIFICATION_FETCH_LIMIT, page = 1, unreadOnly = false } = {}) {
-  const db = getDb()
-  const rows = await db
-    .select({ ...NOTIFICATION_COLUMNS, postTitle: communityPosts.title })
+  const rows = await getDb()
+    .select({
+      ...NOTIFICATION_COLUMNS,
+      postTitle: communityPosts.title,
+      actorProfileId: actor.userId,
+      actorFirstName: actor.firstName,
+      actorLastName: actor.lastName,
+      actorDisplayName: actor.displayName,
+      actorAvatarUrl: actor.avatarUrl,
+    })
     .from(notifications)
     .leftJoin(communityPosts, eq(communityPosts.id, notifications.relatedPostId))
+    .leftJoin(actor, eq(actor.userId, notifications.actorUserId))
     .where(and(eq(notifications.userId, userId), unreadOnly ? eq(notifications.isRead, false) : undefined))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit + 1)
     .offset((Math.max(page, 1) - 1) * limit)
-  const shown = rows.slice(0, limit)
-  const actorById = await actorsOf(db, shown)
   return {
-    items: shown.map((row) => ({ ...row, actor: row.actorUserId ? (actorById.get(row.actorUserId) ?? null) : null })),
+    items: rows.slice(0, limit).map(({ actorProfileId, actorFirstName, actorLastName, actorDisplayName, actorAvatarUrl, ...row }) => ({
+      ...row,
+      // A deleted actor's profile is gone: the notification stays, without a name.
+      actor:
+        actorProfileId
+          ? { firstName: actorFirstName, lastName: actorLastName, displayName: actorDisplayName, avatarUrl: actorAvatarUrl }
+          : null,
+    })),
     hasMore: rows.length > limit,
   }
 }
