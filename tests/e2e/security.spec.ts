@@ -3,7 +3,7 @@ import { createOTP } from '@better-auth/utils/otp'
 import { signOut, submitSignIn } from './support/accounts'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
-import { markMailLog, waitForMailLink } from './support/mail'
+import { mailsTo, markMailLog, waitForMailLink } from './support/mail'
 import { expectToast } from './support/ui'
 
 // Issue 27 (first part): the devices signed in to an account, in /perfil's 'Seguridad' card.
@@ -34,7 +34,7 @@ test("'Seguridad' lists this device, marked, and reads well at 390 and 1280 px",
   await screenshot(page, 'security-390', { fullPage: false })
 })
 
-test("'Descargar mis datos' e-mails a link to a ZIP of the member's data", async ({ page, member }) => {
+test("a member downloads their data ('Descargar mis datos', a ZIP by e-mail), then deletes their account", async ({ page, member }) => {
   const mark = markMailLog()
   await page.goto('/perfil#tus-datos')
   await page.getByRole('button', { name: 'Descargar mis datos' }).click()
@@ -48,6 +48,34 @@ test("'Descargar mis datos' e-mails a link to a ZIP of the member's data", async
   await page.getByRole('button', { name: 'Descargar mis datos' }).click()
   await expect(page.locator('#tus-datos').getByText('Ya pediste tus datos hoy.', { exact: false })).toBeVisible()
   await expectNoAxeViolations(page, '/perfil, Tus datos')
+
+  // 'Eliminar mi cuenta': a wrong password is told in Spanish and nothing goes; with theirs, the account goes.
+  const deletion = page.locator('section', { has: page.getByRole('heading', { name: 'Eliminar mi cuenta' }) })
+  await deletion.scrollIntoViewIfNeeded()
+  await screenshot(page, 'delete-account-1280', { fullPage: false })
+  await page.setViewportSize(MOBILE)
+  await expectNoHorizontalOverflow(page, '/perfil, Eliminar mi cuenta', MOBILE)
+  await deletion.scrollIntoViewIfNeeded()
+  await screenshot(page, 'delete-account-390', { fullPage: false })
+  await expect(deletion.getByLabel(/Conservarlo como «Miembro eliminado»/)).toBeChecked()
+  await deletion.getByLabel('Entiendo que no se puede deshacer').check()
+  await deletion.getByLabel('Contraseña actual').fill('no-es-la-clave')
+  await deletion.getByRole('button', { name: 'Eliminar mi cuenta' }).click()
+  await expect(deletion.getByText('La contraseña actual no es correcta')).toBeVisible()
+  await deletion.getByLabel('Entiendo que no se puede deshacer').check()
+  await deletion.getByLabel('Contraseña actual').fill(member.password)
+  const gone = markMailLog()
+  await deletion.getByRole('button', { name: 'Eliminar mi cuenta' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expectToast(page, 'Tu cuenta se ha eliminado. Gracias por haber formado parte de la comunidad.')
+  await expect
+    .poll(() => mailsTo(member.email, gone).map((mail) => mail.subject), { timeout: 15_000 })
+    .toContain('Tu cuenta se ha eliminado')
+  // Signed out, and the password no longer opens anything.
+  await page.goto('/perfil')
+  await expect(page).toHaveURL(/\/auth/)
+  await submitSignIn(page, member.email, member.password)
+  await expect(page.locator('#sign-in-error')).toHaveText('Email o contraseña incorrectos')
 })
 
 test('two-factor sign-in: turned on from the profile with an authenticator code, then asked after the password', async ({

@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll } from 'vitest'
+import { setStripe } from '~/features/billing/stripe.server'
+import { getEnv, parseEnv, setEnv } from '~/platform/env.server'
 
 export interface FakeSubscription {
   id: string
@@ -17,7 +20,7 @@ export interface FakeSubscription {
 
 /**
  * A local stand-in for the parts of Stripe's HTTP API the app calls (customers,
- * checkout sessions, billing portal sessions, subscriptions list). The real `stripe`
+ * checkout sessions, billing portal sessions, subscriptions list and cancel). The real `stripe`
  * SDK is pointed at it, so the requests our code builds are the ones Stripe would get.
  */
 export async function startFakeStripe() {
@@ -97,6 +100,14 @@ export async function startFakeStripe() {
         })
       return send(200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' })
     }
+    const cancelled = req.method === 'DELETE' && /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname)
+    if (cancelled) {
+      const subscription = subscriptions.find((candidate) => candidate.id === cancelled[1])
+      if (!subscription) return send(404, { error: { type: 'invalid_request_error', message: `No such subscription: '${cancelled[1]}'` } })
+      const now = Math.floor(Date.now() / 1000)
+      Object.assign(subscription, { status: 'canceled', canceled_at: now, ended_at: now })
+      return send(200, { id: subscription.id, object: 'subscription', customer: subscription.customer, status: 'canceled' })
+    }
     send(404, { error: { type: 'invalid_request_error', message: `No fake for ${req.method} ${url.pathname}` } })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -111,4 +122,40 @@ export async function startFakeStripe() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+}
+
+export const FAKE_WEBHOOK_SECRET = 'whsec_test_secret'
+
+/**
+ * A test file's payments go to Stripe, that is to a fake started before its tests: the real SDK
+ * with our prices, pointed at it. The environment before is restored after them.
+ */
+export function useFakeStripe() {
+  const fake = {} as Awaited<ReturnType<typeof startFakeStripe>>
+  const previous = getEnv()
+  beforeAll(async () => {
+    Object.assign(fake, await startFakeStripe())
+    setEnv(
+      parseEnv({
+        NODE_ENV: 'test',
+        APP_URL: 'http://localhost:3000',
+        DATA_DIR: previous.DATA_DIR,
+        AUTH_SECRET: previous.AUTH_SECRET,
+        ADMIN_TWO_FACTOR: previous.ADMIN_TWO_FACTOR,
+        STRIPE_SECRET_KEY: 'sk_test_fake',
+        STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+        STRIPE_PRICE_MONTHLY: 'price_monthly_89',
+        STRIPE_PRICE_ANNUAL: 'price_annual_900',
+        STRIPE_API_BASE: fake.url,
+        LOG_LEVEL: 'silent',
+      }),
+    )
+    setStripe(undefined)
+  })
+  afterAll(async () => {
+    setEnv(previous)
+    setStripe(undefined)
+    await fake.close()
+  })
+  return fake
 }

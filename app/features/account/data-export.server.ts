@@ -38,8 +38,13 @@ const keyOf = (userId: string, exportId: string) => `exports/${userId}/${exportI
 export async function requestDataExport(userId: string) {
   const limited = await checkRateLimits([{ key: `data-export:${userId}`, max: 1, windowSeconds: 24 * 60 * 60 }])
   if (limited) refuse(429, EXPORT_MESSAGES.once)
-  await enqueue(dataExportJob, { userId, exportId: randomUUID() })
+  await queueDataExport(userId)
   return redirectWithToast('/perfil#tus-datos', { type: 'success', title: EXPORT_MESSAGES.queued })
+}
+
+/** The export itself, also run by an admin at the member's request (the link goes to the member all the same). */
+export async function queueDataExport(userId: string) {
+  await enqueue(dataExportJob, { userId, exportId: randomUUID() })
 }
 
 /**
@@ -145,7 +150,7 @@ async function gather(userId: string) {
 }
 
 /** The member's stored files: the current avatar and their posts' attachments. */
-async function filesOf(userId: string): Promise<Array<{ key: string; name: string }>> {
+export async function filesOf(userId: string): Promise<Array<{ key: string; name: string }>> {
   const result = await getDb().execute(sql`
     select split_part(substring(avatar_url from '^/uploads/([^?]+)'), '?', 1) as key, 'foto-de-perfil.webp' as name
     from profiles where user_id = ${userId} and avatar_url like '/uploads/%'
@@ -233,6 +238,14 @@ export const expireExportJob = defineJob<{ userId: string; exportId: string }>({
     logger.info({ userId, exportId }, 'Data export deleted after its link expired')
   },
 })
+
+/** The ZIPs of the member's exports still stored (each waits for its expiry job): an account deleted takes them. */
+export async function exportKeysOf(userId: string) {
+  const result = await getDb().execute(sql`
+    select payload->>'exportId' as "exportId" from jobs
+    where name = ${expireExportJob.name} and status in ('queued', 'running') and payload->>'userId' = ${userId}`)
+  return (result as unknown as { rows: Array<{ exportId: string }> }).rows.map(({ exportId }) => ({ key: keyOf(userId, exportId) }))
+}
 
 /** The download when the link is genuine and current and the file is the signed-in member's own; else null. */
 export async function openDataExport(userId: string, token: string) {

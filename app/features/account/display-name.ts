@@ -4,6 +4,9 @@ export interface NameFields {
   lastName?: string | null
 }
 
+/** Who wrote what a deleted member left in shared conversations (ADR 0028). */
+export const DELETED_MEMBER = 'Miembro eliminado'
+
 /** Spec rule: display_name, else first and last name, else first name, else the fallback. */
 export function displayName(profile: NameFields | null | undefined, fallback = 'Usuario') {
   const display = profile?.displayName?.trim()

@@ -18,7 +18,16 @@ import { sessionCookies, TWO_FACTOR_MESSAGES } from './auth-action.server'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { success } from '~/platform/http/responses.server'
 import QRCode from 'qrcode'
-import { AVATAR_ERRORS, AVATAR_LIMITS, EMAIL_CHANGE_MESSAGES, PROFILE_FORM_FALLBACK_ERROR, ProfileIntent } from './profile-schemas'
+import {
+  AVATAR_ERRORS,
+  AVATAR_LIMITS,
+  EMAIL_CHANGE_MESSAGES,
+  PROFILE_FORM_FALLBACK_ERROR,
+  ProfileIntent,
+  SECOND_FACTOR_MESSAGE,
+} from './profile-schemas'
+import { deleteAccount, DELETION_MESSAGES, type Writing } from './account-deletion.server'
+import { LastAdminError } from '~/features/members/roles.server'
 
 /** The /perfil page's forms (docs/decisions/0012): photo, profile, e-mail switch, preferences, password, devices. */
 export function profileAction(request: Request, user: CurrentUser) {
@@ -92,6 +101,11 @@ export function profileAction(request: Request, user: CurrentUser) {
       'close-other-devices': {
         invalid: 'No se pudo cerrar la sesión en los demás dispositivos',
         run: () => closeOtherDevices(user.id, currentSessionToken(request)),
+      },
+      'delete-account': {
+        invalid: 'Revisa los datos para eliminar tu cuenta',
+        failed: 'No se pudo eliminar tu cuenta. Vuelve a intentarlo en unos minutos.',
+        run: (input) => deleteOwnAccount(request, user, input),
       },
     },
     {
@@ -216,16 +230,21 @@ async function confirmTwoFactor(request: Request, member: CurrentUser, code: str
   )
 }
 
-/** Off: the password and a code (or a recovery code), so a stolen password alone cannot turn it off. */
-async function stopTwoFactor(request: Request, member: CurrentUser, password: string, code: string) {
-  await twoFactorLimit(member.id)
-  if (!(await passwordMatches(member.id, password))) refuse(400, 'La contraseña actual no es correcta')
+/** A code from the member's app, or one of their recovery codes (which it uses up). */
+async function checkSecondFactor(request: Request, code: string) {
   try {
     if (/^\d{6}$/.test(code)) await getAuth().api.verifyTOTP({ body: { code }, headers: request.headers })
     else await getAuth().api.verifyBackupCode({ body: { code: `${code.slice(0, 5)}-${code.slice(5)}` }, headers: request.headers })
   } catch (error) {
     refuseTwoFactor(error)
   }
+}
+
+/** Off: the password and a code (or a recovery code), so a stolen password alone cannot turn it off. */
+async function stopTwoFactor(request: Request, member: CurrentUser, password: string, code: string) {
+  await twoFactorLimit(member.id)
+  if (!(await passwordMatches(member.id, password))) refuse(400, 'La contraseña actual no es correcta')
+  await checkSecondFactor(request, code)
   let headers: Headers
   try {
     ;({ headers } = await getAuth().api.disableTwoFactor({ body: { password }, headers: request.headers, returnHeaders: true }))
@@ -239,4 +258,30 @@ async function stopTwoFactor(request: Request, member: CurrentUser, password: st
     { type: 'success', title: 'Verificación en dos pasos desactivada' },
     { headers: sessionCookies(headers) },
   )
+}
+
+/**
+ * 'Eliminar mi cuenta': the password, and a code when two-factor sign-in is on, so neither a
+ * device left signed in nor a stolen password alone can erase an account (ADR 0028).
+ */
+async function deleteOwnAccount(
+  request: Request,
+  member: CurrentUser,
+  { password, code, writing }: { password: string; code?: string; writing: Writing },
+) {
+  await enforceRateLimits([{ key: `delete-account:${member.id}`, max: 5, windowSeconds: 15 * 60 }])
+  if (!(await passwordMatches(member.id, password))) refuse(400, 'La contraseña actual no es correcta')
+  if (member.twoFactorEnabled) {
+    if (!code) refuse(400, SECOND_FACTOR_MESSAGE)
+    await checkSecondFactor(request, code)
+  }
+  try {
+    await deleteAccount({ userId: member.id, actorId: member.id, writing })
+  } catch (error) {
+    if (error instanceof LastAdminError) refuse(409, DELETION_MESSAGES.lastAdmin)
+    throw error
+  }
+  // The session is gone with the account; this clears its cookie.
+  const { headers } = await getAuth().api.signOut({ headers: request.headers, returnHeaders: true })
+  return redirectWithToast('/', { type: 'success', title: DELETION_MESSAGES.done }, { headers: sessionCookies(headers) })
 }

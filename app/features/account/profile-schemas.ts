@@ -47,6 +47,10 @@ export const ChangeEmailSchema = z.object({
 })
 
 const CODE_MESSAGE = 'Escribe el código de 6 cifras de tu aplicación'
+export const SECOND_FACTOR_MESSAGE = 'Escribe un código de tu aplicación o un código de recuperación'
+
+/** What a deleted account's posts and comments become (ADR 0028): kept under 'Miembro eliminado', or deleted. */
+export const WritingChoice = z.enum(['keep', 'delete'], { error: 'Elige qué hacer con lo que escribiste' })
 
 /** Turning two-factor sign-in on (password, then a code from the app that read the QR) and off (password and a code). */
 export const TwoFactorIntents = [
@@ -69,9 +73,9 @@ export const TwoFactorIntents = [
     intent: z.literal('two-factor-disable'),
     password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
     code: z
-      .string({ error: 'Escribe un código de tu aplicación o un código de recuperación' })
+      .string({ error: SECOND_FACTOR_MESSAGE })
       .transform((value) => value.replace(/[\s-]/g, ''))
-      .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, 'Escribe un código de tu aplicación o un código de recuperación')),
+      .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, SECOND_FACTOR_MESSAGE)),
   }),
 ] as const
 
@@ -86,6 +90,18 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('close-device'), sessionId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal('close-other-devices') }),
   z.object({ intent: z.literal('export-data') }),
+  z.object({
+    intent: z.literal('delete-account'),
+    password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
+    // Asked only when two-factor sign-in is on (the server checks which).
+    code: z
+      .string()
+      .transform((value) => value.replace(/[\s-]/g, ''))
+      .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, SECOND_FACTOR_MESSAGE))
+      .optional(),
+    writing: WritingChoice,
+    confirm: z.literal('on', { error: 'Confirma que entiendes que no se puede deshacer' }),
+  }),
   ...TwoFactorIntents,
 ])
 

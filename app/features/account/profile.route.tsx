@@ -83,6 +83,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const emailResult = submitted === 'email' ? failure : undefined
   const devicesResult = submitted === 'close-device' || submitted === 'close-other-devices' ? failure : undefined
   const dataResult = submitted === 'export-data' ? failure : undefined
+  const deletionResult = submitted === 'delete-account' ? failure : undefined
   const twoFactorResult = typeof submitted === 'string' && submitted.startsWith('two-factor') ? failure : undefined
   // The enrolment: the first step's answer, or back with a refused code (the form sent it along).
   const sent = twoFactorResult?.submission?.initialValue as Partial<Enrolment> | undefined
@@ -170,7 +171,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         />
       </DevicesCard>
 
-      <DataCard failure={dataResult} />
+      <DataCard failure={dataResult} deletionFailure={deletionResult} twoFactorEnabled={loaderData.twoFactorEnabled} />
 
       <Card>
         <CardHeader>

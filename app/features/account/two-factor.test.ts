@@ -1,5 +1,3 @@
-import { base32 } from '@better-auth/utils/base32'
-import { createOTP } from '@better-auth/utils/otp'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { auditLog } from '~/platform/audit/schema'
@@ -7,6 +5,7 @@ import { getAuth } from '~/platform/auth/auth.server'
 import { user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
+import { codeOf, enrolled } from '../../../tests/setup/two-factor'
 import {
   cookiesFrom,
   createConfirmedUser,
@@ -29,20 +28,6 @@ const profile = (fields: Record<string, string>, cookie: string) =>
 const auth = (path: string, fields: Record<string, string>, cookie?: string, ip = TEST_IP) =>
   run(() => authRoute.action({ request: formRequest(path, fields, { cookie, ip }), params: {}, context } as any))
 const isSignedIn = async (cookie: string) => Boolean(await getAuth().api.getSession({ headers: new Headers({ Cookie: cookie }) }))
-
-/** The app's current code, as the member's authenticator app would show it. */
-const codeOf = (totpURI: string) => createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!)).totp()
-
-/** A member who turned two-factor sign-in on: their cookie (renewed), password, secret and recovery codes. */
-async function enrolled() {
-  const member = await createConfirmedUser()
-  const started = await profile({ intent: 'two-factor-enable', password: member.password }, member.cookie)
-  expect(started.status).toBe(200)
-  const { totpURI, qr, backupCodes } = started.data.enrolment as { totpURI: string; qr: string; backupCodes: string }
-  const confirmed = await profile({ intent: 'two-factor-confirm', code: await codeOf(totpURI), totpURI, qr, backupCodes }, member.cookie)
-  expect(confirmed.status).toBe(302)
-  return { ...member, cookie: cookiesFrom(confirmed.headers, member.cookie), totpURI, backupCodes: backupCodes.split(' '), confirmed }
-}
 
 async function signInWithPassword(email: string, password: string, cookie = '') {
   const outcome = await auth('/auth', { intent: 'signin', email, password }, cookie || undefined)

@@ -34,6 +34,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   two_factor_enabled: 'Verificación en dos pasos activada',
   two_factor_disabled: 'Verificación en dos pasos desactivada',
   recovery_code_used: 'Código de recuperación usado',
+  account_deleted: 'Cuenta eliminada',
+  member_data_exported: 'Datos de un miembro exportados a petición suya',
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/

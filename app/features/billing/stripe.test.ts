@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { profiles } from '~/features/account/schema'
@@ -8,39 +8,18 @@ import { stripeEvents, subscriptions } from './schema'
 import * as checkoutRoute from './checkout.route'
 import * as portalRoute from './portal.route'
 import * as webhookRoute from './stripe-webhook.route'
-import { getEnv, parseEnv, setEnv } from '~/platform/env.server'
-import { grantsPremium, PAST_DUE_GRACE_DAYS, setStripe } from './stripe.server'
+import { grantsPremium, PAST_DUE_GRACE_DAYS } from './stripe.server'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { startFakeStripe } from '../../../tests/setup/fake-stripe'
+import { FAKE_WEBHOOK_SECRET, useFakeStripe } from '../../../tests/setup/fake-stripe'
 import { createConfirmedUser, formRequest, readToast, run } from '../../../tests/setup/requests'
 import { completeProfile } from '../../../tests/setup/members'
 
 useTestDatabase()
 
-const WEBHOOK_SECRET = 'whsec_test_secret'
+const WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET
 const context = { cspNonce: 'test' }
-let fake: Awaited<ReturnType<typeof startFakeStripe>>
+const fake = useFakeStripe()
 const stripe = new Stripe('sk_test_fake')
-
-beforeAll(async () => {
-  fake = await startFakeStripe()
-  setEnv(
-    parseEnv({
-      NODE_ENV: 'test',
-      APP_URL: 'http://localhost:3000',
-      DATA_DIR: getEnv().DATA_DIR,
-      AUTH_SECRET: getEnv().AUTH_SECRET,
-      STRIPE_SECRET_KEY: 'sk_test_fake',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_PRICE_MONTHLY: 'price_monthly_89',
-      STRIPE_PRICE_ANNUAL: 'price_annual_900',
-      STRIPE_API_BASE: fake.url,
-      LOG_LEVEL: 'silent',
-    }),
-  )
-  setStripe(undefined)
-})
-afterAll(() => fake.close())
 
 const checkout = (plan: string, cookie?: string) =>
   run(() =>

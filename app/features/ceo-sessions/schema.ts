@@ -12,7 +12,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { user, userIdColumn } from '../../platform/auth/schema'
+import { authorIdColumn, user, userIdColumn } from '../../platform/auth/schema'
 import { likesTable } from '../community/comments/schema'
 
 /** Spec 001 §4: a session is processing until its video is ready, then published. */
@@ -101,7 +101,7 @@ export const ceoSessionComments = pgTable(
     sessionId: uuid('session_id')
       .notNull()
       .references(() => ceoSessions.id, { onDelete: 'cascade' }),
-    userId: userIdColumn(),
+    userId: authorIdColumn(),
     content: text('content').notNull(),
     parentCommentId: uuid('parent_comment_id').references((): AnyPgColumn => ceoSessionComments.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityComments, communityPosts, postAttachments, postCategories, postLikes } from './schema'
 import { profiles, publicProfileColumns } from '~/features/account/schema'
-import { displayName } from '~/features/account/display-name'
+import { DELETED_MEMBER, displayName } from '~/features/account/display-name'
 import type { CurrentUser } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
@@ -140,7 +140,7 @@ export async function listFeed({
   return {
     posts: page.map((post) => ({
       ...post,
-      authorName: displayName(post.author),
+      authorName: post.userId ? displayName(post.author) : DELETED_MEMBER,
       attachments: attachments.filter((attachment) => attachment.postId === post.id),
     })),
     nextCursor: rows.length > limit && last ? encodeCursor({ pinned: last.isPinned, micros: last.micros, id: last.id }) : null,

@@ -1,5 +1,5 @@
 import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
-import { userIdColumn } from '../../platform/auth/schema'
+import { authorIdColumn } from '../../platform/auth/schema'
 import { likesTable } from '../community/comments/schema'
 
 export const postCategories = pgTable('post_categories', {
@@ -16,7 +16,7 @@ export const communityPosts = pgTable(
   'community_posts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: userIdColumn(),
+    userId: authorIdColumn(),
     title: text('title').notNull(),
     content: text('content'),
     postType: postTypeEnum('post_type').notNull().default('text'),
@@ -69,7 +69,7 @@ export const communityComments = pgTable(
     postId: uuid('post_id')
       .notNull()
       .references(() => communityPosts.id, { onDelete: 'cascade' }),
-    userId: userIdColumn(),
+    userId: authorIdColumn(),
     content: text('content').notNull(),
     parentCommentId: uuid('parent_comment_id').references((): AnyPgColumn => communityComments.id, { onDelete: 'cascade' }),
     likeCount: integer('like_count').notNull().default(0),

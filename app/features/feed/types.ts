@@ -13,7 +13,8 @@ export interface FeedPostView {
   likedByMe: boolean
   createdAt: string
   edited: boolean
-  author: { userId: string; name: string; avatarUrl: string | null; isPremium: boolean }
+  /** userId null: written by a member whose account was deleted (ADR 0028). */
+  author: { userId: string | null; name: string; avatarUrl: string | null; isPremium: boolean }
   category: { id: string; name: string; color: string } | null
   attachments: Array<{ id: string; fileName: string; fileType: string; fileSize: number; url: string; isImage: boolean }>
   canEdit: boolean

@@ -2,11 +2,21 @@ import { z } from 'zod'
 import type { CurrentUser } from '~/platform/auth/guards.server'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
+import { deleteAccount, DELETION_MESSAGES } from '~/features/account/account-deletion.server'
+import { queueDataExport } from '~/features/account/data-export.server'
+import { WritingChoice } from '~/features/account/profile-schemas'
+import { recordAudit } from '~/platform/audit/audit.server'
 import { ROLE_NAMES } from './role-names'
-import { changeRole, LastAdminError, setPremiumByAdmin } from './roles.server'
+import { accountExists, changeRole, LastAdminError, setPremiumByAdmin } from './roles.server'
 
 const MemberIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('premium'), premium: z.enum(['true', 'false']).transform((value) => value === 'true') }),
+  z.object({ intent: z.literal('export-data') }),
+  z.object({
+    intent: z.literal('delete-account'),
+    writing: WritingChoice,
+    confirm: z.literal('on', { error: 'Confirma que el miembro lo ha pedido y que no se puede deshacer' }),
+  }),
   z.object({
     intent: z.literal('role'),
     role: z.enum(['admin', 'moderator']),
@@ -14,7 +24,10 @@ const MemberIntent = z.discriminatedUnion('intent', [
   }),
 ])
 
-/** An admin's controls on /usuario/:id (docs/decisions/0012): premium and roles, audited in roles.server.ts. */
+/**
+ * An admin's controls on /usuario/:id (docs/decisions/0012): premium and roles (audited in
+ * roles.server.ts), and at the member's request their data and the deletion of their account.
+ */
 export function memberAction(request: Request, admin: CurrentUser, targetId: string) {
   const path = `/usuario/${targetId}`
   return handleIntent(request, MemberIntent, {
@@ -24,6 +37,28 @@ export function memberAction(request: Request, admin: CurrentUser, targetId: str
         const updated = await setPremiumByAdmin({ actorId: admin.id, targetId, premium })
         if (!updated) refuse(404, 'Usuario no encontrado')
         return redirectWithToast(path, { type: 'success', title: premium ? 'Usuario promovido a premium' : 'Usuario degradado de premium' })
+      },
+    },
+    'export-data': {
+      invalid: 'No se pudieron exportar sus datos',
+      async run() {
+        if (!(await accountExists(targetId))) refuse(404, 'Usuario no encontrado')
+        await queueDataExport(targetId)
+        await recordAudit({ action: 'member_data_exported', actorUserId: admin.id, targetUserId: targetId })
+        return redirectWithToast(path, { type: 'success', title: 'Le enviaremos por email el enlace para descargar sus datos' })
+      },
+    },
+    'delete-account': {
+      invalid: 'Revisa los datos para eliminar su cuenta',
+      failed: 'No se pudo eliminar la cuenta. Vuelve a intentarlo en unos minutos.',
+      async run({ writing }) {
+        try {
+          if (!(await deleteAccount({ userId: targetId, actorId: admin.id, writing }))) refuse(404, 'Usuario no encontrado')
+        } catch (error) {
+          if (error instanceof LastAdminError) refuse(409, DELETION_MESSAGES.lastAdminByAdmin)
+          throw error
+        }
+        return redirectWithToast(targetId === admin.id ? '/' : '/admin/miembros', { type: 'success', title: DELETION_MESSAGES.doneByAdmin })
       },
     },
     role: {

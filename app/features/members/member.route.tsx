@@ -16,6 +16,8 @@ import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { UserAvatar } from '~/ui/user-avatar'
+import { Disclosure } from '~/ui/disclosure'
+import { DeletionChoices } from '~/features/account/components/delete-account'
 import { memberAction } from './member-action.server'
 import { ROLE_NAMES } from './role-names'
 import { getUserRoles } from './roles.server'
@@ -141,6 +143,7 @@ export default function MemberProfilePage({ loaderData, actionData }: Route.Comp
       {/* The admin's forms navigate: a refused change comes back here as the action's result. */}
       <ActionStatus result={actionData && !actionData.ok ? actionData : undefined} />
       {viewerIsAdmin && roles ? <AdminControls isPremium={member.isPremium} roles={roles} /> : null}
+      {viewerIsAdmin ? <MemberDataControls /> : null}
     </div>
   )
 }
@@ -188,6 +191,40 @@ function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string
             </Form>
           )
         })}
+      </CardContent>
+    </Card>
+  )
+}
+
+/** At the member's request (GDPR): a copy of their data, e-mailed to them, and the deletion of their account. Audited. */
+function MemberDataControls() {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle'
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Sus datos</CardTitle>
+        <CardDescription>
+          Solo a petición del miembro. El enlace de descarga le llega a su email; la eliminación cancela su suscripción y se lo confirma por
+          email. Todo queda registrado.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <Form method="post">
+          <input type="hidden" name="intent" value="export-data" />
+          <Button type="submit" variant="outline" size="sm" disabled={busy}>
+            Enviarle sus datos
+          </Button>
+        </Form>
+        <Disclosure summary="Eliminar su cuenta" summaryClassName="text-sm font-medium text-destructive hover:underline">
+          <Form method="post" className="mt-3 grid gap-4">
+            <input type="hidden" name="intent" value="delete-account" />
+            <DeletionChoices who="admin" />
+            <Button type="submit" variant="destructive" size="sm" disabled={busy} className="justify-self-start">
+              Eliminar su cuenta
+            </Button>
+          </Form>
+        </Disclosure>
       </CardContent>
     </Card>
   )

@@ -87,3 +87,8 @@ export async function setPremiumByAdmin({ actorId, targetId, premium }: { actorI
     return true
   })
 }
+
+export async function accountExists(userId: string) {
+  const [row] = await getDb().select({ id: user.id }).from(user).where(eq(user.id, userId))
+  return Boolean(row)
+}

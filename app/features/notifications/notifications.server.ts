@@ -33,7 +33,8 @@ const actor = alias(profiles, 'actor')
 export async function notifyInTransaction(
   tx: DbExecutor,
   notification: {
-    recipientId: string
+    /** Null when the account it was for is gone (a deleted member's post): nobody is told. */
+    recipientId: string | null
     /** Null when nobody did it (a place freed in an event's queue). */
     actorId: string | null
     type: NotificationType
@@ -50,7 +51,7 @@ export async function notifyInTransaction(
     email?: RenderedMail
   },
 ) {
-  if (notification.recipientId === notification.actorId) return
+  if (!notification.recipientId || notification.recipientId === notification.actorId) return
   const topic = topicOf(notification.type)
   const delivery = topic ? await deliveryFor(tx, notification.recipientId, topic) : 'web'
   if (delivery === 'off') return
@@ -147,10 +148,9 @@ export async function listNotifications(userId: string, { limit = NOTIFICATION_F
     items: rows.slice(0, limit).map(({ actorProfileId, actorFirstName, actorLastName, actorDisplayName, actorAvatarUrl, ...row }) => ({
       ...row,
       // A deleted actor's profile is gone: the notification stays, without a name.
-      actor:
-        actorProfileId
-          ? { firstName: actorFirstName, lastName: actorLastName, displayName: actorDisplayName, avatarUrl: actorAvatarUrl }
-          : null,
+      actor: actorProfileId
+        ? { firstName: actorFirstName, lastName: actorLastName, displayName: actorDisplayName, avatarUrl: actorAvatarUrl }
+        : null,
     })),
     hasMore: rows.length > limit,
   }

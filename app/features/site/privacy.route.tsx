@@ -157,8 +157,9 @@ export default function PrivacidadPage() {
       <Section id="conservacion">
         <UL>
           <li>
-            <B>Cuenta, perfil y contenidos:</B> mientras su cuenta esté activa. Si la elimina o nos pide la supresión, los suprimimos en un
-            plazo máximo de 30 días; sus publicaciones en el foro se eliminan o se anonimizan.
+            <B>Cuenta, perfil y contenidos:</B> mientras su cuenta esté activa. Si la elimina desde su perfil, se suprimen en ese momento;
+            si nos pide la supresión por email, en un plazo máximo de 30 días. Lo que escribió en conversaciones compartidas se conserva
+            como «Miembro eliminado», sin su nombre ni su foto, o se elimina, según elija.
           </li>
           <li>
             <B>Solicitudes de admisión:</B> las rechazadas o retiradas, y las aprobadas cuya invitación no llegó a usarse, 12 meses desde la
@@ -178,7 +179,8 @@ export default function PrivacidadPage() {
             avisarle por email de un inicio de sesión desde uno nuevo: mientras su cuenta exista.
           </li>
           <li>
-            <B>Registros de seguridad:</B> un máximo de 12 meses, salvo que sean necesarios para investigar un incidente concreto.
+            <B>Registros de seguridad y de acciones:</B> 12 meses (un proceso diario suprime los anteriores), salvo que sean necesarios para
+            investigar un incidente concreto.
           </li>
           <li>
             <B>Grabaciones de sesiones:</B> mientras formen parte del archivo de la comunidad. Puede pedirnos que eliminemos su
@@ -266,7 +268,12 @@ export default function PrivacidadPage() {
             <B>Rectificación:</B> corregir datos inexactos o incompletos; muchos puede editarlos usted desde su perfil.
           </li>
           <li>
-            <B>Supresión:</B> pedir que eliminemos sus datos cuando ya no sean necesarios, salvo obligación legal de conservarlos.
+            <B>Supresión:</B> pedir que eliminemos sus datos cuando ya no sean necesarios, salvo obligación legal de conservarlos. Desde su
+            perfil, «Eliminar mi cuenta» (con su contraseña y, si la usa, su verificación en dos pasos) cancela su suscripción y borra al
+            instante su cuenta, su perfil, su foto, sus likes, sus inscripciones, sus notificaciones, sus sesiones y su solicitud de
+            admisión. Lo que escribió en conversaciones compartidas se conserva como «Miembro eliminado», sin su nombre ni su foto, salvo
+            que elija eliminarlo también. Solo queda, durante 12 meses, la línea del registro de acciones que deja constancia de la
+            eliminación, identificada por un código interno; las facturas las conserva Stripe durante el plazo que exige la ley fiscal.
           </li>
           <li>
             <B>Oposición:</B> oponerse a los tratamientos basados en nuestro interés legítimo, por motivos relacionados con su situación

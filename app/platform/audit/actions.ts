@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'two_factor_enabled',
   'two_factor_disabled',
   'recovery_code_used',
+  'account_deleted',
+  'member_data_exported',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

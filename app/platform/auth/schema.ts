@@ -25,6 +25,12 @@ export const userIdColumn = () =>
     .notNull()
     .references(() => user.id, { onDelete: 'cascade' })
 
+/**
+ * The author of what a member wrote in a shared conversation (posts, comments): when the account is
+ * deleted the writing may stay, under 'Miembro eliminado', with no link back to them (ADR 0028).
+ */
+export const authorIdColumn = () => text('user_id').references(() => user.id, { onDelete: 'set null' })
+
 export const session = pgTable(
   'session',
   {

@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
 import { deleteExpiredRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { defineJob, enqueue } from './jobs.server'
+import { auditLog } from '~/platform/audit/schema'
 import { jobs } from './schema'
 
 /** Tomorrow's date as the key: every process schedules it, the queue keeps one. */
@@ -12,7 +13,8 @@ const dayKey = (date: Date) => date.toISOString().slice(0, 10)
  * after they ran, or 30 days for those with a dedupe key: each key names a moment past (an hour, a
  * reminder, a digest's period) or work that another row also records (the welcome), so nothing
  * asks for it again by then. Queued, running and failed jobs stay. Rate-limit windows long past
- * go too. Then it schedules itself.
+ * go too, and audit lines older than 12 months (the privacy page's 'registros de seguridad',
+ * deleted accounts' last line included). Then it schedules itself.
  */
 export const housekeepingJob = defineJob<Record<string, never>>({
   name: 'platform.housekeeping',
@@ -27,6 +29,9 @@ export const housekeepingJob = defineJob<Record<string, never>>({
         ),
       )
     await deleteExpiredRateLimits()
+    await getDb()
+      .delete(auditLog)
+      .where(lt(auditLog.createdAt, sql`now() - interval '12 months'`))
     await scheduleHousekeeping(new Date(Date.now() + 24 * 60 * 60 * 1000))
   },
 })

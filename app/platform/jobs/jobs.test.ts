@@ -4,6 +4,7 @@ import { getDb } from '~/platform/db/client.server'
 import { defaultRetry, defineJob, enqueue, listFailedJobs, retryFailedJobs, runDueJobs } from './jobs.server'
 import { jobs } from './schema'
 import { housekeepingJob } from './housekeeping.server'
+import { auditLog } from '~/platform/audit/schema'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 
 useTestDatabase()
@@ -412,8 +413,23 @@ describe('housekeeping', () => {
     await stored('running-old', { status: 'running', daysAgo: 40 })
     await stored('failed-old', { status: 'failed', daysAgo: 40, dedupeKey: 'mail.send:activity:ana' })
 
+    const audit = (daysAgo: number) => ({
+      action: 'sign_in_failed' as const,
+      createdAt: new Date(Date.now() - daysAgo * DAY),
+      details: { daysAgo },
+    })
+    await getDb()
+      .insert(auditLog)
+      .values([audit(367), audit(360)])
+
     await housekeepingJob.run({}, { attempts: 1, jobId: 0 })
 
+    // Audit lines are kept 12 months.
+    const lines = await getDb()
+      .select({ daysAgo: sql<number>`(${auditLog.details}->>'daysAgo')::int` })
+      .from(auditLog)
+      .where(sql`${auditLog.details} ? 'daysAgo'`)
+    expect(lines.map((line) => line.daysAgo)).toEqual([360])
     const left = await getDb()
       .select({ label: sql<string>`${jobs.payload}->>'label'`, text: sql<string>`${jobs.payload}->>'text'` })
       .from(jobs)

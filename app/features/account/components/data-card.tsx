@@ -2,10 +2,19 @@ import { Form, Link, useNavigation } from 'react-router'
 import type { Failure } from '~/platform/http/result'
 import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
+import { DeleteAccountSection } from './delete-account'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 
-/** 'Tus datos': a copy of everything the app holds about the member (issue 27). */
-export function DataCard({ failure }: { failure?: Failure }) {
+/** 'Tus datos': a copy of everything the app holds about the member, and the deletion of their account (issue 27). */
+export function DataCard({
+  failure,
+  deletionFailure,
+  twoFactorEnabled,
+}: {
+  failure?: Failure
+  deletionFailure?: Failure
+  twoFactorEnabled: boolean
+}) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'export-data'
   return (
@@ -29,6 +38,7 @@ export function DataCard({ failure }: { failure?: Failure }) {
             {busy ? 'Pidiendo...' : 'Descargar mis datos'}
           </Button>
         </Form>
+        <DeleteAccountSection twoFactorEnabled={twoFactorEnabled} failure={deletionFailure} />
       </CardContent>
     </Card>
   )

@@ -217,9 +217,13 @@ function CommentItem({
       <div className="min-w-0 flex-1">
         <div className="rounded-lg bg-muted px-3 py-2">
           <p className="text-sm">
-            <a href={`/usuario/${comment.author.userId}`} className="font-semibold hover:underline">
-              {comment.author.name}
-            </a>{' '}
+            {comment.author.userId ? (
+              <a href={`/usuario/${comment.author.userId}`} className="font-semibold hover:underline">
+                {comment.author.name}
+              </a>
+            ) : (
+              <span className="font-semibold">{comment.author.name}</span>
+            )}{' '}
             <RelativeTime date={comment.createdAt} className="text-xs text-muted-foreground">
               {comment.edited ? ' · editado' : ''}
             </RelativeTime>

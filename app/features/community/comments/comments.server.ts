@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
-import { displayName } from '~/features/account/display-name'
+import { DELETED_MEMBER, displayName } from '~/features/account/display-name'
 import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { can } from '~/platform/auth/capabilities'
@@ -23,7 +23,8 @@ export interface Commentable<Field extends Subject = Subject> {
   field: Field
   comments: PgTable & {
     id: Column<string>
-    userId: Column<string>
+    /** Null once its author's account is deleted and the comment kept (ADR 0028). */
+    userId: Column<string, boolean>
     content: Column<string>
     parentCommentId: Column<string, false>
     createdAt: Column<Date>
@@ -70,7 +71,7 @@ export async function listComments(c: Commentable, targetId: string, viewer: Vie
 }
 
 type ListedComment = Omit<CommentView, 'createdAt' | 'edited' | 'author' | 'canEdit' | 'canDelete'> & {
-  userId: string
+  userId: string | null
   createdAt: Date
   updatedAt: Date
   firstName: string | null
@@ -89,7 +90,7 @@ export function toCommentView(row: ListedComment, viewer: Viewer): CommentView {
     likedByMe: row.likedByMe,
     createdAt: row.createdAt.toISOString(),
     edited: row.updatedAt.getTime() - row.createdAt.getTime() > 1000,
-    author: { userId: row.userId, name: displayName(row), avatarUrl: row.avatarUrl },
+    author: { userId: row.userId, name: row.userId ? displayName(row) : DELETED_MEMBER, avatarUrl: row.avatarUrl },
     canEdit: row.userId === viewer.id,
     canDelete: row.userId === viewer.id || can(viewer, 'moderate-content'),
   }
@@ -115,7 +116,7 @@ async function addComment(
 ) {
   const { comments: t, target: s } = c
   return getDb().transaction(async (tx) => {
-    let parent: { id: string; userId: string } | null = null
+    let parent: { id: string; userId: string | null } | null = null
     if (input.parentCommentId) {
       const [found] = await tx
         .select({ id: t.id, userId: t.userId, parentCommentId: t.parentCommentId })

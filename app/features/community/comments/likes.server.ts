@@ -23,8 +23,9 @@ export interface Likeable<Field extends Subject = Subject, Detail extends string
   changed?: (tx: DbExecutor, id: string) => Promise<unknown>
   /** Whom a new like is told and in what words, from these columns of the liked row. */
   notify?: {
-    columns: Record<Detail, Column<string>>
-    notification: (liked: Record<Detail, string>, actorName: string) => Omit<Notification, 'actorId'>
+    columns: Record<Detail, Column<string, boolean>>
+    /** A deleted member's writing has no author (null): nobody is told. */
+    notification: (liked: Record<Detail, string | null>, actorName: string) => Omit<Notification, 'actorId'>
   }
 }
 
@@ -67,7 +68,7 @@ export async function toggleLike<D extends string>(
       .returning({ likeCount: t.likeCount, ...l.notify?.columns })
     await l.changed?.(tx, id)
     if (row && l.notify) {
-      const notification = l.notify.notification(row as Record<D, string>, actorName)
+      const notification = l.notify.notification(row as Record<D, string | null>, actorName)
       await notifyInTransaction(tx, { ...notification, actorId: userId, [l.field]: id })
     }
     return { liked: true, likeCount: row?.likeCount ?? 0 }

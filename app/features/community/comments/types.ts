@@ -7,7 +7,8 @@ export interface CommentView {
   likedByMe: boolean
   createdAt: string
   edited: boolean
-  author: { userId: string; name: string; avatarUrl: string | null }
+  /** userId null: written by a member whose account was deleted (ADR 0028). */
+  author: { userId: string | null; name: string; avatarUrl: string | null }
   canEdit: boolean
   canDelete: boolean
 }

@@ -85,9 +85,13 @@ export function PostCard({
         <UserAvatar avatarUrl={post.author.avatarUrl} name={post.author.name} className="size-10" />
         <div className="min-w-0 flex-1 basis-40">
           <p className="flex flex-wrap items-center gap-x-2 text-sm">
-            <Link to={`/usuario/${post.author.userId}`} className="font-semibold hover:underline">
-              {post.author.name}
-            </Link>
+            {post.author.userId ? (
+              <Link to={`/usuario/${post.author.userId}`} className="font-semibold hover:underline">
+                {post.author.name}
+              </Link>
+            ) : (
+              <span className="font-semibold">{post.author.name}</span>
+            )}
             {post.author.isPremium ? <Badge variant="premium">Premium</Badge> : null}
           </p>
           <p className="text-xs text-muted-foreground">

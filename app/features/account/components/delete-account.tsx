@@ -1,0 +1,70 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { Form, useNavigation } from 'react-router'
+import { formErrors, type Failure } from '~/platform/http/result'
+import { Button } from '~/ui/button'
+import { Field, FormError } from '~/ui/field'
+import { PasswordField } from './credential-fields'
+
+const CHOICE = 'size-4 shrink-0 accent-primary'
+
+/**
+ * What happens to the member's posts and comments, and the checkbox that says it cannot be undone:
+ * the same two questions when the member deletes their account and when an admin does it for them.
+ */
+export function DeletionChoices({ who }: { who: 'self' | 'admin' }) {
+  const yours = who === 'self' ? 'Lo que escribiste' : 'Lo que escribió'
+  return (
+    <>
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">{yours} en la comunidad (posts y comentarios)</legend>
+        <label className="flex items-start gap-2 text-sm">
+          <input type="radio" name="writing" value="keep" defaultChecked className={`${CHOICE} mt-0.5`} />
+          <span>Conservarlo como «Miembro eliminado», sin nombre ni foto, para que las conversaciones sigan teniendo sentido</span>
+        </label>
+        <label className="flex items-start gap-2 text-sm">
+          <input type="radio" name="writing" value="delete" className={`${CHOICE} mt-0.5`} />
+          <span>Eliminarlo también, con las respuestas que otros miembros le dieron</span>
+        </label>
+      </fieldset>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" name="confirm" required className={`${CHOICE} mt-0.5`} />
+        <span>{who === 'self' ? 'Entiendo que no se puede deshacer' : 'El miembro lo ha pedido y entiendo que no se puede deshacer'}</span>
+      </label>
+    </>
+  )
+}
+
+/** 'Eliminar mi cuenta' in 'Tus datos': the password, a code when two-factor sign-in is on, and the choices. */
+export function DeleteAccountSection({ twoFactorEnabled, failure }: { twoFactorEnabled: boolean; failure?: Failure }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete-account'
+  const [form, fields] = useForm<{ password: string; code: string }>({
+    id: 'delete-account',
+    lastResult: busy ? undefined : failure?.submission,
+  })
+  return (
+    <section aria-labelledby="delete-account-title" className="grid gap-3 border-t pt-5">
+      <h3 id="delete-account-title" className="font-semibold">
+        Eliminar mi cuenta
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        Cancelamos tu suscripción si la tienes, dejamos libre tu plaza en los eventos y borramos tu perfil, tu foto, tus likes, tus
+        inscripciones y tus notificaciones. Te lo confirmaremos por email.
+      </p>
+      <Form method="post" action="/perfil" preventScrollReset className="grid gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="delete-account" />
+        <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
+        <DeletionChoices who="self" />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <PasswordField label="Contraseña actual" field={fields.password} current />
+          {twoFactorEnabled ? (
+            <Field label="Código de la aplicación o de recuperación" field={fields.code} autoComplete="one-time-code" />
+          ) : null}
+        </div>
+        <Button type="submit" variant="destructive" disabled={busy} className="justify-self-start">
+          {busy ? 'Eliminando...' : 'Eliminar mi cuenta'}
+        </Button>
+      </Form>
+    </section>
+  )
+}
