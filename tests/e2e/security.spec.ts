@@ -121,3 +121,47 @@ test('two-factor sign-in: turned on from the profile with an authenticator code,
   await expectToast(page, 'Sesión iniciada exitosamente')
   await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible()
 })
+
+test('passkeys: one added from the profile in Chromium’s virtual authenticator signs the member in without a password', async ({
+  page,
+}) => {
+  // A platform authenticator with a fingerprint that always agrees, as a laptop's would.
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  })
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/perfil#seguridad')
+  const keys = page.locator('section', { has: page.getByRole('heading', { name: 'Llaves de acceso' }) })
+  await keys.getByRole('button', { name: 'Añadir una llave de acceso' }).click()
+  await expectToast(page, 'Llave de acceso añadida')
+  await expect(keys.getByRole('listitem')).toHaveCount(1)
+  await expect(keys.getByRole('button', { name: /^Eliminar la llave/ })).toBeVisible()
+  // The same authenticator again: the browser refuses a second passkey for the account, and says why.
+  await keys.getByRole('button', { name: 'Añadir una llave de acceso' }).click()
+  await expect(keys.getByRole('alert')).toHaveText('Esta llave de acceso ya está en tu cuenta.')
+  await expectNoAxeViolations(page, '/perfil, Llaves de acceso')
+  await keys.scrollIntoViewIfNeeded()
+  await screenshot(page, 'passkeys-1280', { fullPage: false })
+  await page.setViewportSize(MOBILE)
+  await expectNoHorizontalOverflow(page, '/perfil, Llaves de acceso', MOBILE)
+  await keys.scrollIntoViewIfNeeded()
+  await screenshot(page, 'passkeys-390', { fullPage: false })
+
+  await page.setViewportSize(DESKTOP)
+  await signOut(page)
+  await page.goto('/auth?redirectTo=%2Fperfil')
+  await page.getByRole('button', { name: 'Iniciar sesión con una llave de acceso' }).click()
+  await expectToast(page, 'Sesión iniciada exitosamente')
+  await expect(page).toHaveURL(/\/perfil$/)
+  await expect(page.getByRole('heading', { name: 'Mi Perfil' })).toBeVisible()
+
+  // Removed, it no longer signs anyone in.
+  await keys.getByRole('button', { name: /^Eliminar la llave/ }).click()
+  await expectToast(page, 'Llave de acceso eliminada')
+  await signOut(page)
+  await page.goto('/auth')
+  await page.getByRole('button', { name: 'Iniciar sesión con una llave de acceso' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'Esta llave de acceso no corresponde a ninguna cuenta' })).toBeVisible()
+})

@@ -8,6 +8,7 @@ import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { AuthIntent, ResetPasswordSchema, type SignInSchema, type SignUpSchema, type TwoFactorSchema } from './auth-schemas'
 import { noteRecoveryCodeUsed } from './security.server'
+import { PASSKEY_MESSAGES, passkeyOptions, signInWithPasskey } from './passkeys.server'
 import { requestPasswordReset } from './password-reset.server'
 import { invitedEmail } from '~/features/admission/admission.server'
 import { ADMISSION_MESSAGES } from '~/features/admission/limits'
@@ -30,6 +31,12 @@ export function authAction(request: Request) {
       invalid: 'Escribe el código de 6 cifras de tu aplicación o un código de recuperación',
       failed: 'Error al iniciar sesión. Vuelve a intentarlo en unos minutos.',
       run: (input) => verifySecondFactor(request, input),
+    },
+    'passkey-options': { invalid: PASSKEY_MESSAGES.failed, run: () => passkeyOptions(request, 'sign-in') },
+    'passkey-signin': {
+      invalid: PASSKEY_MESSAGES.failed,
+      failed: 'Error al iniciar sesión. Vuelve a intentarlo en unos minutos.',
+      run: ({ response, redirectTo }) => signInWithPasskey(request, response, redirectTo),
     },
   })
 }

@@ -90,4 +90,14 @@ export const TwoFactorSchema = z.object({
 })
 
 /** The /auth page's forms. */
-export const AuthIntent = z.discriminatedUnion('intent', [SignInSchema, SignUpSchema, ForgotPasswordSchema, TwoFactorSchema])
+/** The browser's answer to a passkey ceremony, as JSON text (a few KB; more is not one). */
+export const PasskeyAnswer = z.string().min(2).max(20_000)
+
+export const AuthIntent = z.discriminatedUnion('intent', [
+  SignInSchema,
+  SignUpSchema,
+  ForgotPasswordSchema,
+  TwoFactorSchema,
+  z.object({ intent: z.literal('passkey-options') }),
+  z.object({ intent: z.literal('passkey-signin'), response: PasskeyAnswer, redirectTo: z.string().optional() }),
+])

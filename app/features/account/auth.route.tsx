@@ -17,6 +17,7 @@ import { SignInSchema, SignUpSchema, TwoFactorSchema } from './auth-schemas'
 import { EmailField, PasswordField } from './components/credential-fields'
 import { ForgotPasswordForm } from './components/forgot-password-form'
 import type { Route } from './+types/auth.route'
+import { PasskeySignIn } from './components/passkeys'
 
 export const meta: Route.MetaFunction = () => [
   { title: `Iniciar sesión o registrarse · ${site.name}` },
@@ -186,6 +187,7 @@ function SignInForm({
       <Button type="submit" disabled={pending} className="mt-1">
         {pending ? 'Iniciando...' : 'Iniciar Sesión'}
       </Button>
+      <PasskeySignIn redirectTo={redirectTo} />
       <div className="mt-2 flex flex-wrap justify-between gap-2 text-sm">
         <Link to={forgotHref} className="text-primary underline underline-offset-4">
           ¿Olvidaste tu contraseña?

@@ -310,10 +310,15 @@ describe("better-auth's own endpoints", () => {
       json('/api/auth/two-factor/verify-totp', { code: '000000' }),
       json('/api/auth/change-email', { newEmail: 'otra@example.com' }),
       json('/api/auth/revoke-sessions', {}),
+      // Passkeys: only through /perfil's and /auth's forms.
+      json('/api/auth/passkey/verify-registration', { response: { id: 'x' } }),
+      json('/api/auth/passkey/verify-authentication', { response: { id: 'x' } }),
+      json('/api/auth/passkey/delete-passkey', { id: 'x' }),
     ]) {
       expect((await apiAction(request)).status).toBe(404)
     }
     expect((await apiLoader(new Request('http://localhost:3000/api/auth/get-session'))).status).toBe(404)
+    expect((await apiLoader(new Request('http://localhost:3000/api/auth/passkey/generate-authenticate-options'))).status).toBe(404)
     expect(await getDb().select().from(user).where(eq(user.email, email))).toEqual([])
   })
 

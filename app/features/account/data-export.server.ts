@@ -82,6 +82,7 @@ const SECTIONS: Array<[string, (id: string) => SQL]> = [
     'dispositivos_con_sesion',
     (id) => sql`select created_at, updated_at, expires_at, ip_address, user_agent from session where user_id = ${id}`,
   ],
+  ['llaves_de_acceso', (id) => sql`select name, device_type, backed_up, transports, created_at from passkey where user_id = ${id}`],
   ['dispositivos_conocidos', (id) => sql`select device, first_seen_at, last_seen_at from known_devices where user_id = ${id}`],
   [
     'solicitudes_de_admision',
@@ -124,6 +125,7 @@ export const MEMBER_TABLES: Record<string, { section: string } | { not: string }
   member_activity_days: { section: 'dias_de_actividad' },
   session: { section: 'dispositivos_con_sesion' },
   known_devices: { section: 'dispositivos_conocidos' },
+  passkey: { section: 'llaves_de_acceso' },
   admission_applications: { section: 'solicitudes_de_admision' },
   admission_events: { section: 'solicitudes_de_admision_historial' },
   audit_log: { section: 'registro_de_acciones' },

@@ -27,6 +27,7 @@ import {
   SECOND_FACTOR_MESSAGE,
 } from './profile-schemas'
 import { deleteAccount, DELETION_MESSAGES, type Writing } from './account-deletion.server'
+import { addPasskey, PASSKEY_MESSAGES, passkeyOptions, removePasskey } from './passkeys.server'
 import { LastAdminError } from '~/features/members/roles.server'
 
 /** The /perfil page's forms (docs/decisions/0012): photo, profile, e-mail switch, preferences, password, devices. */
@@ -102,6 +103,13 @@ export function profileAction(request: Request, user: CurrentUser) {
         invalid: 'No se pudo cerrar la sesión en los demás dispositivos',
         run: () => closeOtherDevices(user.id, currentSessionToken(request)),
       },
+      'passkey-options': { invalid: PASSKEY_MESSAGES.failed, run: () => passkeyOptions(request, 'register') },
+      'passkey-add': {
+        invalid: PASSKEY_MESSAGES.failed,
+        failed: 'No se pudo añadir la llave de acceso. Vuelve a intentarlo en unos minutos.',
+        run: ({ response }) => addPasskey(request, user, response),
+      },
+      'passkey-remove': { invalid: PASSKEY_MESSAGES.notFound, run: ({ passkeyId }) => removePasskey(user, passkeyId) },
       'delete-account': {
         invalid: 'Revisa los datos para eliminar tu cuenta',
         failed: 'No se pudo eliminar tu cuenta. Vuelve a intentarlo en unos minutos.',

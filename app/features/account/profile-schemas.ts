@@ -1,7 +1,7 @@
 import { PreferencesSchema } from '~/features/notifications/preferences-schema'
 import { z } from 'zod'
 import { optionalText } from '~/platform/http/text-fields'
-import { email, PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
+import { email, PasskeyAnswer, PASSWORD_MAX, SIGN_UP_PASSWORD_MIN } from './auth-schemas'
 
 // Spec 000 §5, profile form: all optional, trimmed, empty saved as null; a biography may keep
 // its line breaks.
@@ -90,6 +90,9 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('close-device'), sessionId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal('close-other-devices') }),
   z.object({ intent: z.literal('export-data') }),
+  z.object({ intent: z.literal('passkey-options') }),
+  z.object({ intent: z.literal('passkey-add'), response: PasskeyAnswer }),
+  z.object({ intent: z.literal('passkey-remove'), passkeyId: z.string().min(1).max(100) }),
   z.object({
     intent: z.literal('delete-account'),
     password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),

@@ -23,6 +23,8 @@ import { DataCard } from './components/data-card'
 import { DevicesCard } from './components/devices-card'
 import { type Enrolment, TwoFactorSection } from './components/two-factor-section'
 import { currentSessionToken, listDevices } from './security.server'
+import { listPasskeys } from './passkeys.server'
+import { PasskeysSection } from './components/passkeys'
 import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
 import { displayName } from './display-name'
@@ -39,9 +41,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
-  const [{ digest, timeZone, ...channels }, devices] = await Promise.all([
+  const [{ digest, timeZone, ...channels }, devices, passkeys] = await Promise.all([
     getPreferences(user.id),
     listDevices(user.id, currentSessionToken(request)),
+    listPasskeys(user.id),
   ])
   // Only the topics this member sets (an admin's own, new applications, only to admins).
   const topics = Object.fromEntries(topicsFor(user.isAdmin).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
@@ -52,6 +55,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     twoFactorEnabled: user.twoFactorEnabled,
     mustEnrolTwoFactor: user.mustEnrolTwoFactor,
     devices,
+    passkeys: passkeys.map((key) => ({ ...key, createdAt: key.createdAt?.toISOString() ?? null })),
     // Back from the link that confirmed a new address (better-auth's callback).
     emailChanged: new URL(request.url).searchParams.get('email') === 'cambiado',
     editing,
@@ -169,6 +173,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           enrolment={enrolment}
           failure={twoFactorResult}
         />
+        <PasskeysSection passkeys={loaderData.passkeys} />
       </DevicesCard>
 
       <DataCard failure={dataResult} deletionFailure={deletionResult} twoFactorEnabled={loaderData.twoFactorEnabled} />

@@ -201,6 +201,20 @@ const SECURITY_NOTICES = {
       'Si no fuiste tú, cambia tu contraseña ahora. Si te quedan pocos códigos, desactiva y vuelve a activar la verificación en dos pasos para tener otros nuevos.',
     ],
   },
+  'passkey-added': {
+    subject: 'Nueva llave de acceso',
+    paragraphs: (at: string) => [
+      `El ${at} se añadió una llave de acceso a tu cuenta: con ella se puede iniciar sesión sin contraseña.`,
+      'Si no fuiste tú, elimínala en tu perfil (Seguridad), cambia tu contraseña y escríbenos.',
+    ],
+  },
+  'passkey-removed': {
+    subject: 'Llave de acceso eliminada',
+    paragraphs: (at: string) => [
+      `El ${at} se eliminó una llave de acceso de tu cuenta: ya no sirve para iniciar sesión.`,
+      'Si no fuiste tú, cambia tu contraseña ahora y escríbenos.',
+    ],
+  },
 } as const
 
 export type SecurityNotice = keyof typeof SECURITY_NOTICES

@@ -35,6 +35,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   two_factor_disabled: 'Verificación en dos pasos desactivada',
   recovery_code_used: 'Código de recuperación usado',
   account_deleted: 'Cuenta eliminada',
+  passkey_added: 'Llave de acceso añadida',
+  passkey_removed: 'Llave de acceso eliminada',
   member_data_exported: 'Datos de un miembro exportados a petición suya',
 }
 

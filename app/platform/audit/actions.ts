@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'two_factor_disabled',
   'recovery_code_used',
   'account_deleted',
+  'passkey_added',
+  'passkey_removed',
   'member_data_exported',
 ] as const
 

@@ -1,11 +1,23 @@
 import { betterAuth } from 'better-auth'
+import { passkey as passkeyPlugin } from '@better-auth/passkey'
 import { twoFactor as twoFactorPlugin } from 'better-auth/plugins'
 import { hashPassword, verifyPassword } from 'better-auth/crypto'
 import { and, eq, gt, like, sql } from 'drizzle-orm'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { createElement } from 'react'
 import { getDb } from '~/platform/db/client.server'
-import { account, accountRelations, rateLimit, session, sessionRelations, twoFactor, user, userRelations, verification } from './schema'
+import {
+  account,
+  accountRelations,
+  passkey,
+  rateLimit,
+  session,
+  sessionRelations,
+  twoFactor,
+  user,
+  userRelations,
+  verification,
+} from './schema'
 import { ConfirmEmail } from '~/features/account/emails/confirm-email'
 import { ResetPasswordEmail } from '~/features/account/emails/reset-password'
 import { onConfirmedSignIn } from '~/features/account/profile.server'
@@ -35,7 +47,7 @@ function createAuth() {
     secret: env.AUTH_SECRET,
     database: drizzleAdapter(getDb(), {
       provider: 'pg',
-      schema: { user, session, account, verification, rateLimit, twoFactor, sessionRelations, userRelations, accountRelations },
+      schema: { user, session, account, verification, rateLimit, twoFactor, passkey, sessionRelations, userRelations, accountRelations },
     }),
     user: {
       // Our /perfil form asks for the password first (security.server.ts).
@@ -124,7 +136,11 @@ function createAuth() {
     },
     // Sign-in asks for a code from an authenticator app (or a recovery code) once a member turns it
     // on in /perfil (decisions/0026). Our own forms call it through auth.api.
-    plugins: [twoFactorPlugin({ issuer: 'Círculo CEO', backupCodeOptions: { amount: 10, length: 10 } })],
+    // Passkeys: a second way to sign in, bound to APP_URL's host and origin (decisions/0026).
+    plugins: [
+      twoFactorPlugin({ issuer: 'Círculo CEO', backupCodeOptions: { amount: 10, length: 10 } }),
+      passkeyPlugin({ rpID: new URL(env.APP_URL).hostname, rpName: 'Círculo CEO', origin: new URL(env.APP_URL).origin }),
+    ],
     logger: {
       log(level, message, ...args) {
         logger[level]({ args }, `[auth] ${message}`)

@@ -137,3 +137,22 @@ export const twoFactor = pgTable(
   },
   (table) => [index('two_factor_user_id_idx').on(table.userId), index('two_factor_secret_idx').on(table.secret)],
 )
+
+/** better-auth's passkey plugin: a member's passkeys (WebAuthn public keys), a second way to sign in (decisions/0026). */
+export const passkey = pgTable(
+  'passkey',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    publicKey: text('public_key').notNull(),
+    userId: userIdColumn(),
+    credentialID: text('credential_id').notNull().unique(),
+    counter: integer('counter').notNull(),
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    transports: text('transports'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow(),
+    aaguid: text('aaguid'),
+  },
+  (table) => [index('passkey_user_id_idx').on(table.userId)],
+)
