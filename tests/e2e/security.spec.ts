@@ -78,12 +78,11 @@ test("a member downloads their data ('Descargar mis datos', a ZIP by e-mail), th
   await expect(page.locator('#sign-in-error')).toHaveText('Email o contraseña incorrectos')
 })
 
-test('two-factor sign-in: turned on from the profile with an authenticator code, then asked after the password', async ({
-  page,
-  member,
+test('two-factor sign-in: an admin turns it on from the profile with an authenticator code, then is asked for it after the password', async ({
+  signedInAs,
 }) => {
   test.setTimeout(90_000)
-  await page.setViewportSize(DESKTOP)
+  const { page, ...member } = await signedInAs('admin', { viewport: DESKTOP })
   await page.goto('/perfil#seguridad')
   const card = page.locator('#seguridad')
   await card.getByLabel('Contraseña actual').fill(member.password)
@@ -120,6 +119,10 @@ test('two-factor sign-in: turned on from the profile with an authenticator code,
   await page.getByRole('button', { name: 'Continuar' }).click()
   await expectToast(page, 'Sesión iniciada exitosamente')
   await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible()
+  // Signed in with the code, the admin reaches the console.
+  await page.goto('/admin')
+  await expect(page).toHaveURL(/\/admin$/)
+  await expect(page.getByRole('heading', { name: 'Consola', level: 1 })).toBeVisible()
 })
 
 test('passkeys: one added from the profile in Chromium’s virtual authenticator signs the member in without a password', async ({
@@ -152,7 +155,7 @@ test('passkeys: one added from the profile in Chromium’s virtual authenticator
   await page.setViewportSize(DESKTOP)
   await signOut(page)
   await page.goto('/auth?redirectTo=%2Fperfil')
-  await page.getByRole('button', { name: 'Iniciar sesión con una llave de acceso' }).click()
+  await page.getByRole('button', { name: 'Entrar con una llave de acceso' }).click()
   await expectToast(page, 'Sesión iniciada exitosamente')
   await expect(page).toHaveURL(/\/perfil$/)
   await expect(page.getByRole('heading', { name: 'Mi Perfil' })).toBeVisible()
@@ -162,6 +165,6 @@ test('passkeys: one added from the profile in Chromium’s virtual authenticator
   await expectToast(page, 'Llave de acceso eliminada')
   await signOut(page)
   await page.goto('/auth')
-  await page.getByRole('button', { name: 'Iniciar sesión con una llave de acceso' }).click()
+  await page.getByRole('button', { name: 'Entrar con una llave de acceso' }).click()
   await expect(page.getByRole('alert').filter({ hasText: 'Esta llave de acceso no corresponde a ninguna cuenta' })).toBeVisible()
 })

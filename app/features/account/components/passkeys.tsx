@@ -85,15 +85,15 @@ function PasskeyError({ error }: { error: string | null }) {
   ) : null
 }
 
-/** /auth: 'Iniciar sesión con una llave de acceso', beside the password form. */
+/** /auth: 'Entrar con una llave de acceso', under the password form. */
 export function PasskeySignIn({ redirectTo }: { redirectTo?: string }) {
   const fields = redirectTo ? { redirectTo } : undefined
   const passkey = usePasskey({ action: '/auth', ceremony: 'sign-in', fields })
   if (!passkey.supported) return null
   return (
     <div className="grid gap-2">
-      <Button type="button" variant="outline" onClick={passkey.start} disabled={passkey.busy}>
-        <KeyRound aria-hidden /> {passkey.busy ? 'Esperando a la llave de acceso...' : 'Iniciar sesión con una llave de acceso'}
+      <Button type="button" variant="outline" onClick={passkey.start} disabled={passkey.busy} className="h-auto min-h-10 whitespace-normal">
+        <KeyRound aria-hidden /> {passkey.busy ? 'Esperando a la llave de acceso...' : 'Entrar con una llave de acceso'}
       </Button>
       <PasskeyError error={passkey.error} />
     </div>
@@ -151,7 +151,13 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
         </ul>
       ) : null}
       {passkey.supported ? (
-        <Button type="button" variant="outline" onClick={passkey.start} disabled={passkey.busy} className="justify-self-start">
+        <Button
+          type="button"
+          variant="outline"
+          onClick={passkey.start}
+          disabled={passkey.busy}
+          className="h-auto min-h-10 justify-self-start whitespace-normal"
+        >
           <KeyRound aria-hidden /> {passkey.busy ? 'Esperando a la llave de acceso...' : 'Añadir una llave de acceso'}
         </Button>
       ) : (
