@@ -1,3 +1,4 @@
+import { can } from '~/platform/auth/capabilities'
 import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
@@ -46,6 +47,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         avatarUrl: user.profile?.avatarUrl ?? null,
         isPremium: Boolean(user.profile?.isPremium),
         isAdmin: user.isAdmin,
+        isModerator: can(user, 'moderate-content'),
       }
     : null
   const unreadNotifications = user?.profile?.unreadNotifications ?? 0

@@ -35,12 +35,14 @@ export default [
   route('comunidad/calendario/:eventId/ics', 'features/events/ics.route.ts', { id: 'event-ics' }),
   route('calendario/privado/:file', 'features/events/ics.route.ts', { id: 'calendar-feed' }),
   route('usuario/:userId', 'features/members/member.route.tsx'),
+  route('moderacion/informar', 'features/moderation/report.route.tsx'),
 
   route('admin', 'features/admin/layout.route.tsx', [
     index('features/admin/dashboard.route.tsx'),
     route('miembros', 'features/admin/members.route.tsx'),
     route('admisiones', 'features/admission/queue.route.tsx'),
     route('admisiones/:applicationId', 'features/admission/application.route.tsx'),
+    route('moderacion', 'features/moderation/queue.route.tsx'),
     route('trabajos', 'features/admin/jobs.route.tsx'),
     route('registro', 'features/admin/audit.route.tsx'),
     route('ajustes', 'features/admin/settings.route.tsx'),

@@ -380,6 +380,13 @@ CROSS JOIN LATERAL (SELECT (ARRAY['pending', 'pending', 'info_requested', 'waitl
 INSERT INTO admission_events (application_id, kind, created_at)
 SELECT id, 'submitted', created_at FROM admission_applications;
 
+-- Issue 28: 300 open reports on 100 posts (three members each) for the moderation queue.
+INSERT INTO moderation_reports (user_id, kind, item_id, reason, note, created_at)
+SELECT 'bench-u' || (10 + r), 'post', md5('bench-post-' || (p * 37 % ${POSTS} + 1))::uuid,
+       (ARRAY['spam', 'offensive', 'false', 'off_topic', 'confidential', 'other'])[1 + (p + r) % 6]::report_reason,
+       CASE WHEN r = 1 THEN 'Lo he visto repetido varias veces.' END, now() - p * interval '7 minutes'
+FROM generate_series(1, 100) p CROSS JOIN generate_series(1, 3) r;
+
 COMMIT;
 ANALYZE;
 `

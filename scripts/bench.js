@@ -195,6 +195,12 @@ function consoleTargets() {
       expect: (body) => body.includes('Solicitudes de admisión') && /5\.?000 solicitudes/.test(body),
     },
     {
+      name: '/admin/moderacion',
+      path: '/admin/moderacion',
+      asAdmin: true,
+      expect: (body) => body.includes('Moderación') && body.includes('3 informes'),
+    },
+    {
       name: '/admin',
       path: '/admin',
       asAdmin: true,

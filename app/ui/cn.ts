@@ -59,7 +59,7 @@ const CLASSES: Record<string, string> = {
   'scroll-mt': 'scroll-mt-20 scroll-mt-24',
   break: 'break-all break-words',
   'col-start-end': 'col-span-2 col-span-3 col-span-4',
-  whitespace: 'whitespace-nowrap whitespace-pre-line whitespace-pre-wrap',
+  whitespace: 'whitespace-normal whitespace-nowrap whitespace-pre-line whitespace-pre-wrap',
   'outline-style': 'outline-none',
   'min-h': 'min-h-10 min-h-11 min-h-14 min-h-24 min-h-5 min-h-dvh',
   mr: 'mr-auto',

@@ -145,6 +145,6 @@ test('the form at 390 px passes axe, and a signed-in member finds their details 
   await member.page.goto('/perfil')
   await member.page.getByRole('link', { name: /Solicitar admisión/ }).click()
   await expect(member.page).toHaveURL(/\/admision$/)
-  await expect(member.page.getByLabel('Email')).toHaveValue(member.email)
-  await expect(member.page.getByLabel('Empresa')).toHaveValue(member.company!)
+  await expect(member.page.getByLabel('Email', { exact: true })).toHaveValue(member.email)
+  await expect(member.page.getByLabel('Empresa', { exact: true })).toHaveValue(member.company!)
 })

@@ -99,6 +99,15 @@ const SECTIONS: Array<[string, (id: string) => SQL]> = [
     ) => sql`select e.application_id, e.kind, e.body, e.created_at from admission_events e join admission_applications a on a.id = e.application_id
      where a.user_id = ${id} or a.email = (select email from "user" where id = ${id}) order by e.created_at`,
   ],
+  [
+    'informes_enviados',
+    (id) => sql`select kind, item_id, reason, note, status, created_at, closed_at from moderation_reports where user_id = ${id}`,
+  ],
+  // What moderators decided about their writing, never who decided.
+  [
+    'decisiones_de_moderacion',
+    (id) => sql`select kind, item_id, action, reason, created_at from moderation_decisions where user_id = ${id}`,
+  ],
   ['registro_de_acciones', (id) => sql`select * from audit_log where actor_user_id = ${id} or target_user_id = ${id} order by created_at`],
 ]
 
@@ -129,6 +138,8 @@ export const MEMBER_TABLES: Record<string, { section: string } | { not: string }
   admission_applications: { section: 'solicitudes_de_admision' },
   admission_events: { section: 'solicitudes_de_admision_historial' },
   audit_log: { section: 'registro_de_acciones' },
+  moderation_reports: { section: 'informes_enviados' },
+  moderation_decisions: { section: 'decisiones_de_moderacion' },
   account: { not: "the password's hash: a secret of the sign-in, not data about the member" },
   two_factor: { not: 'the two-factor secret and recovery codes, encrypted: secrets (the export says whether it is on)' },
   calendar_feeds: { not: "the private calendar feed's token: a secret that opens the feed" },

@@ -47,11 +47,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     listPasskeys(user.id),
   ])
   // Only the topics this member sets (an admin's own, new applications, only to admins).
-  const topics = Object.fromEntries(topicsFor(user.isAdmin).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
+  const topics = Object.fromEntries(topicsFor(user).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
   return {
     preferences: { topics, digest, timeZone },
     email: user.email,
-    isAdmin: user.isAdmin,
+    roles: user.roles,
     twoFactorEnabled: user.twoFactorEnabled,
     mustEnrolTwoFactor: user.mustEnrolTwoFactor,
     devices,
@@ -152,7 +152,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardHeader>
         <CardContent className="grid gap-6">
           <NotificationsForm enabled={profile.emailNotifications} />
-          <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} isAdmin={loaderData.isAdmin} />
+          <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} roles={loaderData.roles} />
         </CardContent>
       </Card>
 

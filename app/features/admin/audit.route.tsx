@@ -37,6 +37,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   account_deleted: 'Cuenta eliminada',
   passkey_added: 'Llave de acceso añadida',
   passkey_removed: 'Llave de acceso eliminada',
+  content_hidden: 'Contenido ocultado por moderación',
+  report_dismissed: 'Informe descartado',
+  content_restored: 'Contenido visible de nuevo',
   member_data_exported: 'Datos de un miembro exportados a petición suya',
 }
 

@@ -13,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { authorIdColumn, user, userIdColumn } from '../../platform/auth/schema'
+import { hiddenColumns } from '../moderation/schema'
 import { likesTable } from '../community/comments/schema'
 
 /** Spec 001 §4: a session is processing until its video is ready, then published. */
@@ -106,6 +107,7 @@ export const ceoSessionComments = pgTable(
     parentCommentId: uuid('parent_comment_id').references((): AnyPgColumn => ceoSessionComments.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...hiddenColumns(),
   },
   (table) => [index('ceo_session_comments_session_idx').on(table.sessionId, table.createdAt)],
 )

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { communityComments, communityPosts, postAttachments, postCategories, postLikes } from './schema'
@@ -80,7 +80,8 @@ export async function listFeed({
 }) {
   const db = getDb()
   const myLike = alias(postLikes, 'my_like')
-  const filters = []
+  // A post hidden by moderation is its author's alone to see (issue 28).
+  const filters = [or(isNull(communityPosts.hiddenAt), eq(communityPosts.userId, viewerId))]
   if (categoryId) filters.push(eq(communityPosts.categoryId, categoryId))
   if (postId) filters.push(eq(communityPosts.id, postId))
   if (cursor) {
@@ -107,12 +108,15 @@ export async function listFeed({
       categoryColor: postCategories.color,
       author: { ...publicProfileColumns, isPremium: profiles.isPremium },
       likedByMe: sql<boolean>`${myLike.userId} is not null`,
+      hiddenAt: communityPosts.hiddenAt,
+      hiddenReason: communityPosts.hiddenReason,
+      reviewRequestedAt: communityPosts.reviewRequestedAt,
     })
     .from(communityPosts)
     .leftJoin(profiles, eq(profiles.userId, communityPosts.userId))
     .leftJoin(postCategories, eq(postCategories.id, communityPosts.categoryId))
     .leftJoin(myLike, and(eq(myLike.postId, communityPosts.id), eq(myLike.userId, viewerId)))
-    .where(filters.length ? and(...filters) : undefined)
+    .where(and(...filters))
     .orderBy(desc(communityPosts.isPinned), desc(communityPosts.createdAt), desc(communityPosts.id))
     .limit(limit + 1)
 
@@ -178,6 +182,7 @@ export function toPostView(post: FeedPost, viewer: CurrentUser): FeedPostView {
       url: signedUploadUrl(attachment.filePath, attachment.fileName),
       isImage: attachment.fileType.startsWith('image/'),
     })),
+    moderation: post.hiddenAt ? { reason: post.hiddenReason, reviewRequested: Boolean(post.reviewRequestedAt) } : null,
     canEdit: post.userId === viewer.id,
     canDelete: post.userId === viewer.id || can(viewer, 'moderate-content'),
     canPin: can(viewer, 'pin-posts'),

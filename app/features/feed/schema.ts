@@ -1,6 +1,7 @@
 import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { authorIdColumn } from '../../platform/auth/schema'
 import { likesTable } from '../community/comments/schema'
+import { hiddenColumns } from '../moderation/schema'
 
 export const postCategories = pgTable('post_categories', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -29,6 +30,7 @@ export const communityPosts = pgTable(
     commentCount: integer('comment_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...hiddenColumns(),
   },
   (table) => [
     index('community_posts_feed_idx').on(
@@ -75,6 +77,7 @@ export const communityComments = pgTable(
     likeCount: integer('like_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...hiddenColumns(),
   },
   (table) => [
     index('community_comments_post_idx').on(table.postId, table.createdAt),

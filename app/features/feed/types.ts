@@ -15,6 +15,8 @@ export interface FeedPostView {
   edited: boolean
   /** userId null: written by a member whose account was deleted (ADR 0028). */
   author: { userId: string | null; name: string; avatarUrl: string | null; isPremium: boolean }
+  /** Hidden by moderation (only its author gets it): the reason they are shown, and whether they asked for a review. */
+  moderation: { reason: string | null; reviewRequested: boolean } | null
   category: { id: string; name: string; color: string } | null
   attachments: Array<{ id: string; fileName: string; fileType: string; fileSize: number; url: string; isImage: boolean }>
   canEdit: boolean

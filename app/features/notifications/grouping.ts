@@ -40,6 +40,7 @@ export function linkOf(
   // A failed video is fixed from the Sesiones tab, where its creator's panel shows it.
   if (item.type === 'session_failed') return '/comunidad/sesiones'
   if (item.type === 'admission_application') return '/admin/admisiones'
+  if (item.type === 'moderation_report') return '/admin/moderacion'
   if (item.relatedSessionId) {
     const toComments = item.type === 'new_session' || item.type === 'session_published' ? '' : '#comentarios'
     return `/video/${item.relatedSessionId}${comment ?? toComments}`

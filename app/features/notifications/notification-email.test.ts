@@ -20,8 +20,8 @@ import { scheduleDigests, sendDueDigests } from './digest.server'
 import { type Channel, TOPICS, type Topic, topicsFor } from './preferences'
 
 /** What members set (an admin's own topic, new applications, is tested with admission). */
-type MemberTopic = Exclude<Topic, 'admissions'>
-const MEMBER_TOPICS = topicsFor(false) as Array<{ key: MemberTopic }>
+type MemberTopic = Exclude<Topic, 'admissions' | 'reports'>
+const MEMBER_TOPICS = topicsFor({ roles: [] }) as Array<{ key: MemberTopic }>
 import { getPreferences, savePreferences } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
 import * as unsubscribeRoute from './unsubscribe.route'
@@ -662,8 +662,8 @@ describe('preferences in /perfil', () => {
     expect(saved.status).toBe(302)
     expect(saved.location).toBe('/perfil#notificaciones')
     expect(await readToast(saved.headers)).toMatchObject({ title: 'Preferencias de notificación guardadas' })
-    // The admins' own topic keeps its default for a member (never shown to them).
-    expect(await getPreferences(member.userId!)).toEqual({ ...choices, admissions: 'email', timeZone: 'America/Bogota' })
+    // The staff's own topics keep their defaults for a member (never shown to them).
+    expect(await getPreferences(member.userId!)).toEqual({ ...choices, admissions: 'email', reports: 'email', timeZone: 'America/Bogota' })
     // Without the page's script no zone comes: the known one stays.
     await post({ intent: 'preferences', ...choices, digest: 'weekly' }, member.cookie)
     expect(await getPreferences(member.userId!)).toMatchObject({ digest: 'weekly', timeZone: 'America/Bogota' })

@@ -15,7 +15,7 @@ function isTimeZone(value: string) {
 /** The /perfil form 'Notificaciones': one choice per topic, the digest, and the browser's zone. */
 export const PreferencesSchema = z.object({
   intent: z.literal('preferences'),
-  ...(Object.fromEntries(TOPICS.map((topic) => [topic.key, 'adminsOnly' in topic ? channel.optional() : channel])) as Record<
+  ...(Object.fromEntries(TOPICS.map((topic) => [topic.key, 'only' in topic ? channel.optional() : channel])) as Record<
     (typeof TOPICS)[number]['key'],
     typeof channel
   >),

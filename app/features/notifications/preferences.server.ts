@@ -15,6 +15,7 @@ const TOPIC_COLUMNS = {
   events: notificationSettings.events,
   myEvents: notificationSettings.myEvents,
   admissions: notificationSettings.admissions,
+  reports: notificationSettings.reports,
 }
 
 const PREFERENCE_COLUMNS = {

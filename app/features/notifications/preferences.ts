@@ -1,3 +1,5 @@
+import { can, type Capability } from '~/platform/auth/capabilities'
+import type { Role } from '~/platform/auth/schema'
 import type { notificationSettings, notifications } from './schema'
 
 type NotificationType = (typeof notifications.$inferSelect)['type']
@@ -28,11 +30,12 @@ export const TOPICS = [
   { key: 'sessions', label: 'Nuevas sesiones CEO', types: ['new_session'] },
   { key: 'events', label: 'Nuevos eventos', types: ['new_event'] },
   { key: 'myEvents', label: 'Mis eventos: recordatorios y plazas liberadas', types: ['event_spot', 'event_reminder'] },
-  { key: 'admissions', label: 'Nuevas solicitudes de admisión', types: ['admission_application'], adminsOnly: true },
-] as const satisfies ReadonlyArray<{ key: string; label: string; types: readonly NotificationType[]; adminsOnly?: boolean }>
+  { key: 'admissions', label: 'Nuevas solicitudes de admisión', types: ['admission_application'], only: 'manage-members' },
+  { key: 'reports', label: 'Nuevos informes de moderación', types: ['moderation_report'], only: 'moderate-content' },
+] as const satisfies ReadonlyArray<{ key: string; label: string; types: readonly NotificationType[]; only?: Capability }>
 
-/** The topics a member sees in /perfil: an admin's own (new applications) only to admins. */
-export const topicsFor = (isAdmin: boolean) => TOPICS.filter((topic) => isAdmin || !('adminsOnly' in topic))
+/** The topics a member sees in /perfil: a staff topic (new applications, new reports) only to whom it concerns. */
+export const topicsFor = (user: { roles: readonly Role[] }) => TOPICS.filter((topic) => !('only' in topic) || can(user, topic.only))
 
 export type Topic = (typeof TOPICS)[number]['key']
 

@@ -20,6 +20,10 @@ export const notificationTypeEnum = pgEnum('notification_type', [
   'event_spot',
   'event_reminder',
   'admission_application',
+  // Issue 28: a new report (to moderators), what became of a report (to its reporter), a hidden item (to its author).
+  'moderation_report',
+  'moderation_outcome',
+  'moderation_hidden',
 ])
 
 export const notifications = pgTable(
@@ -77,6 +81,8 @@ export const notificationSettings = pgTable('notification_settings', {
   myEvents: notificationChannelEnum('my_events').notNull().default('email'),
   /** Admins only: a new application to join (issue 26). */
   admissions: notificationChannelEnum('admissions').notNull().default('email'),
+  /** Moderators and admins only: a new report (issue 28). */
+  reports: notificationChannelEnum('reports').notNull().default('email'),
   digest: digestFrequencyEnum('digest').notNull().default('weekly'),
   /** The member's IANA zone, as their browser told it when they saved; the digest goes at 08:00 there. */
   timeZone: text('time_zone'),

@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   'account_deleted',
   'passkey_added',
   'passkey_removed',
+  'content_hidden',
+  'report_dismissed',
+  'content_restored',
   'member_data_exported',
 ] as const
 

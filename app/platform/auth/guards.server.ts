@@ -107,6 +107,14 @@ export async function requireAdminConsole(request: Request) {
   return user
 }
 
+/** The console's moderation queue (issue 28): moderators and admins; to other members it does not exist. */
+export async function requireModerationConsole(request: Request) {
+  const user = await requireUser(request)
+  if (user.mustEnrolTwoFactor) throw await redirectWithToast('/perfil#seguridad', { type: 'info', title: ADMIN_TWO_FACTOR_MESSAGE })
+  if (!can(user, 'moderate-content')) refuse(404, 'Página no encontrada', { detail: { userId: user.id, console: true } })
+  return user
+}
+
 export async function requireAdmin(request: Request) {
   const user = await requireUser(request)
   if (user.mustEnrolTwoFactor) refuse(403, ADMIN_TWO_FACTOR_MESSAGE, { detail: { userId: user.id } })

@@ -101,7 +101,14 @@ describe('guards at the top of every loader', () => {
     const { cookie, email, userId } = await createConfirmedUser({ firstName: 'Nora', lastName: 'Gil' })
     await completeProfile(userId, { isPremium: true })
     const outcome = await load(rootRoute, '/', cookie)
-    expect(outcome.data.user).toEqual({ email, name: 'Nora Gil', avatarUrl: '/uploads/avatars/x/a.webp', isPremium: true, isAdmin: false })
+    expect(outcome.data.user).toEqual({
+      email,
+      name: 'Nora Gil',
+      avatarUrl: '/uploads/avatars/x/a.webp',
+      isPremium: true,
+      isAdmin: false,
+      isModerator: false,
+    })
     expect((await load(rootRoute, '/')).data.user).toBeNull()
   })
 })

@@ -22,7 +22,8 @@ const PERSONAS = {
   member: { count: 40 }, // confirmed, profile with the sign-up names only (2/5)
   complete: { count: 12, complete: true },
   premium: { count: 90, complete: true, premium: true },
-  admin: { count: 12, complete: true, role: 'admin' }, // a moderator persona would be one more line
+  admin: { count: 12, complete: true, role: 'admin' },
+  moderator: { count: 4, complete: true, role: 'moderator' },
 }
 const PASSWORD = 'Clave-segura-2026'
 const COOKIE = 'better-auth.session_token'

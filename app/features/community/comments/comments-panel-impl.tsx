@@ -20,6 +20,8 @@ import { COMMENT_MAX } from './limits'
 import type { EditCommentIntent } from './schemas'
 import type { CommentThread, CommentView } from './types'
 import { useFocusReturn } from '~/ui/use-focus-return'
+import { HiddenNotice, ReportButton } from '~/features/moderation/components/moderation-controls'
+import { MODERATION_MESSAGES } from '~/features/moderation/reasons'
 
 type CommentResult = Result<{ commentId?: string }>
 
@@ -211,6 +213,19 @@ function CommentItem({
   const hydrated = useHydrated()
   const removing = remove.state !== 'idle' && remove.formData?.get('commentId') === comment.id
 
+  const kind = thread.field === 'postId' ? 'comment' : 'session_comment'
+  // Hidden by moderation, kept only because replies hang from it: one line, nothing of its text or author.
+  if (comment.moderation && !comment.canEdit) {
+    return (
+      <article
+        id={`comment-${comment.id}`}
+        className="scroll-mt-24 rounded-lg border border-dashed px-3 py-2 text-sm text-muted-foreground"
+      >
+        {MODERATION_MESSAGES.placeholder}
+      </article>
+    )
+  }
+
   return (
     <article id={`comment-${comment.id}`} className={cn('flex scroll-mt-24 gap-2', removing && 'opacity-50')}>
       <UserAvatar avatarUrl={comment.author.avatarUrl} name={comment.author.name} className="size-8 text-xs" />
@@ -241,6 +256,7 @@ function CommentItem({
             <p className="whitespace-pre-line break-words text-sm">{comment.content}</p>
           )}
         </div>
+        {comment.moderation ? <HiddenNotice kind={kind} itemId={comment.id} moderation={comment.moderation} /> : null}
         <div className="mt-1 flex flex-wrap items-center gap-1 text-xs">
           {thread.likes ? (
             <LikeButton
@@ -293,6 +309,7 @@ function CommentItem({
               <CommentEditForm comment={comment} thread={thread} />
             </Disclosure>
           ) : null}
+          {comment.canEdit ? null : <ReportButton kind={kind} itemId={comment.id} className="open:order-last open:basis-full" />}
           {comment.canDelete ? (
             <ConfirmButton
               fetcher={remove}

@@ -29,6 +29,9 @@ export interface Commentable<Field extends Subject = Subject> {
     parentCommentId: Column<string, false>
     createdAt: Column<Date>
     updatedAt: Column<Date>
+    hiddenAt: Column<Date, false>
+    hiddenReason: Column<string, false>
+    reviewRequestedAt: Column<Date, false>
   }
   on: Column<string>
   /** What is commented: its counter, and whose it is (told of each comment) under which title. */
@@ -61,17 +64,26 @@ export async function listComments(c: Commentable, targetId: string, viewer: Vie
         ? sql<boolean>`exists (select 1 from ${likes.likes} where ${likes.on} = ${t.id} and ${likes.likes.userId} = ${viewer.id})`
         : sql<boolean>`false`,
       ...publicProfileColumns,
+      hiddenAt: t.hiddenAt,
+      hiddenReason: t.hiddenReason,
+      reviewRequestedAt: t.reviewRequestedAt,
     })
     .from(t)
     .leftJoin(profiles, eq(profiles.userId, t.userId))
     .where(eq(c.on, targetId))
     .orderBy(asc(t.createdAt), asc(t.id))
     .limit(500)
-  return rows.map((row) => toCommentView(row, viewer))
+  // A comment hidden by moderation (issue 28) is its author's to see, with the reason; to others
+  // it is gone, or a one-line placeholder where replies hang from it.
+  const answered = new Set(rows.filter((row) => !row.hiddenAt && row.parentCommentId).map((row) => row.parentCommentId))
+  return rows.filter((row) => !row.hiddenAt || row.userId === viewer.id || answered.has(row.id)).map((row) => toCommentView(row, viewer))
 }
 
-type ListedComment = Omit<CommentView, 'createdAt' | 'edited' | 'author' | 'canEdit' | 'canDelete'> & {
+type ListedComment = Omit<CommentView, 'createdAt' | 'edited' | 'author' | 'canEdit' | 'canDelete' | 'moderation'> & {
   userId: string | null
+  hiddenAt?: Date | null
+  hiddenReason?: string | null
+  reviewRequestedAt?: Date | null
   createdAt: Date
   updatedAt: Date
   firstName: string | null
@@ -82,6 +94,22 @@ type ListedComment = Omit<CommentView, 'createdAt' | 'edited' | 'author' | 'canE
 
 /** Edited means changed more than a second after it was written; the author edits, the author or a moderator deletes. */
 export function toCommentView(row: ListedComment, viewer: Viewer): CommentView {
+  const mine = row.userId === viewer.id
+  if (row.hiddenAt && !mine) {
+    return {
+      id: row.id,
+      content: '',
+      parentCommentId: row.parentCommentId,
+      likeCount: 0,
+      likedByMe: false,
+      createdAt: row.createdAt.toISOString(),
+      edited: false,
+      author: { userId: null, name: '', avatarUrl: null },
+      moderation: { reason: null, reviewRequested: false },
+      canEdit: false,
+      canDelete: can(viewer, 'moderate-content'),
+    }
+  }
   return {
     id: row.id,
     content: row.content,
@@ -91,6 +119,7 @@ export function toCommentView(row: ListedComment, viewer: Viewer): CommentView {
     createdAt: row.createdAt.toISOString(),
     edited: row.updatedAt.getTime() - row.createdAt.getTime() > 1000,
     author: { userId: row.userId, name: row.userId ? displayName(row) : DELETED_MEMBER, avatarUrl: row.avatarUrl },
+    moderation: row.hiddenAt ? { reason: row.hiddenReason ?? null, reviewRequested: Boolean(row.reviewRequestedAt) } : null,
     canEdit: row.userId === viewer.id,
     canDelete: row.userId === viewer.id || can(viewer, 'moderate-content'),
   }
@@ -159,7 +188,7 @@ async function addComment(
   })
 }
 
-/** Deleting a comment takes its replies with it; the counter drops by all of them. */
+/** Deleting a comment takes its replies with it; the counter drops by those it counted (not the hidden). */
 async function deleteComment(c: Commentable, commentId: string, moderation?: AuditEntry) {
   const { comments: t, target: s } = c
   await getDb().transaction(async (tx) => {
@@ -167,12 +196,13 @@ async function deleteComment(c: Commentable, commentId: string, moderation?: Aud
     const removed = await tx
       .delete(t)
       .where(sql`${t.id} = ${commentId} or ${t.parentCommentId} = ${commentId}`)
-      .returning({ targetId: c.on })
+      .returning({ targetId: c.on, hiddenAt: t.hiddenAt })
     const targetId = removed[0]?.targetId
     if (!targetId) return
+    const counted = removed.filter((row) => !row.hiddenAt).length
     await tx
       .update(s)
-      .set({ commentCount: sql`greatest(${s.commentCount} - ${removed.length}, 0)` })
+      .set({ commentCount: sql`greatest(${s.commentCount} - ${counted}, 0)` })
       .where(eq(s.id, targetId))
     await c.changed?.(tx, targetId)
   })

@@ -9,6 +9,11 @@ export interface CommentView {
   edited: boolean
   /** userId null: written by a member whose account was deleted (ADR 0028). */
   author: { userId: string | null; name: string; avatarUrl: string | null }
+  /**
+   * Hidden by moderation (issue 28): to its author, the reason and whether they asked for a
+   * review; to others (only where replies hang from it) a placeholder, with no text nor author.
+   */
+  moderation: { reason: string | null; reviewRequested: boolean } | null
   canEdit: boolean
   canDelete: boolean
 }

@@ -15,14 +15,13 @@ import { useLivePostStats } from '~/features/notifications/live-events'
 import { LikeButton } from '~/features/community/comments/like-button'
 import type { CommentView } from '~/features/community/comments/types'
 import { useFocusReturn } from '~/ui/use-focus-return'
-import { lazyPart } from '~/ui/lazy-part'
 import { CommentsPanel } from '~/features/community/comments/comments-panel'
-/**
- * The edit form and its form library load when a member first edits a post. Without JavaScript
- * 'Editar' is a link (`?editar=<id>`) to the feed with that post's form open, so the page never
- * hydrates a form still loading (a part loading there held back later router updates).
- */
-const PostEditForm = lazyPart(() => import('./post-edit-form').then((module) => module.PostEditForm))
+import { HiddenNotice, ReportButton } from '~/features/moderation/components/moderation-controls'
+// Not a lazy part: for the member's own posts the page renders it (in the no-JS 'Editar') while
+// it hydrates, and a part still loading there held back later router updates (the bell's count).
+import { PostEditForm } from './post-edit-form'
+
+/** The edit form and its form library load when a post is first edited. */
 
 /** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
 const COLLAPSE_CHARS = 150
@@ -32,19 +31,10 @@ function formatSize(bytes: number) {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
-export function PostCard({
-  post,
-  initialComments,
-  editOnLoad = false,
-}: {
-  post: FeedPostView
-  initialComments?: CommentView[]
-  /** Opened from the no-JS 'Editar' link. */
-  editOnLoad?: boolean
-}) {
+export function PostCard({ post, initialComments }: { post: FeedPostView; initialComments?: CommentView[] }) {
   const remove = useFetcher<FeedResult>()
   const pin = useFetcher<FeedResult>()
-  const [editing, setEditing] = useState(editOnLoad)
+  const [editing, setEditing] = useState(false)
   const editButton = useFocusReturn<HTMLButtonElement>(editing)
   const [showComments, setShowComments] = useState(Boolean(initialComments))
   const [expanded, setExpanded] = useState(false)
@@ -112,6 +102,7 @@ export function PostCard({
           ) : null}
         </div>
       </header>
+      {post.moderation ? <HiddenNotice kind="post" itemId={post.id} moderation={post.moderation} /> : null}
 
       {editing ? (
         <PostEditForm post={post} onDone={() => setEditing(false)} />
@@ -200,6 +191,7 @@ export function PostCard({
         />
         <CommentsToggle postId={post.id} open={showComments} count={commentCount} onToggle={() => setShowComments(!showComments)} />
         <div className="ml-auto flex flex-wrap items-center justify-end gap-1 has-[details[open]]:basis-full">
+          {post.canEdit ? null : <ReportButton kind="post" itemId={post.id} className="open:order-last open:basis-full" />}
           {post.canPin ? (
             <pin.Form method="post" action={FEED_ACTION}>
               <input type="hidden" name="intent" value="pin-post" />
@@ -216,11 +208,17 @@ export function PostCard({
                 <Pencil aria-hidden /> Editar
               </Button>
             ) : (
-              <Button asChild variant="ghost" size="sm">
-                <Link to={`/comunidad?editar=${post.id}#post-${post.id}`}>
-                  <Pencil aria-hidden /> Editar
-                </Link>
-              </Button>
+              <Disclosure
+                summary={
+                  <>
+                    <Pencil aria-hidden /> Editar
+                  </>
+                }
+                summaryClassName="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium hover:bg-accent [&_svg]:size-4"
+                className="open:order-last open:basis-full"
+              >
+                <PostEditForm post={post} />
+              </Disclosure>
             )
           ) : null}
           {post.canDelete ? (

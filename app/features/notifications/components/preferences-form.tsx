@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { Button } from '~/ui/button'
+import type { Role } from '~/platform/auth/schema'
 import { CHANNEL_LABELS, type Channel, DIGEST_LABELS, type DigestFrequency, type Topic, topicsFor } from '../preferences'
 
 export interface PreferencesView {
@@ -12,7 +13,15 @@ export interface PreferencesView {
 const radio = 'size-4 shrink-0 accent-primary'
 
 /** Per topic, where the member hears of it; and how often the digest comes. Saved with one button. */
-export function PreferencesForm({ preferences, emailOn, isAdmin }: { preferences: PreferencesView; emailOn: boolean; isAdmin: boolean }) {
+export function PreferencesForm({
+  preferences,
+  emailOn,
+  roles,
+}: {
+  preferences: PreferencesView
+  emailOn: boolean
+  roles: readonly Role[]
+}) {
   const navigation = useNavigation()
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'preferences'
   // The browser knows the member's zone; the digest goes out at 08:00 there.
@@ -37,7 +46,7 @@ export function PreferencesForm({ preferences, emailOn, isAdmin }: { preferences
         </p>
       </div>
       <div className="grid gap-4">
-        {topicsFor(isAdmin).map((topic) => (
+        {topicsFor({ roles }).map((topic) => (
           <div
             key={topic.key}
             className="grid gap-2 border-b pb-4 last:border-b-0 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-4"

@@ -13,6 +13,8 @@ export interface TopBarUser {
   avatarUrl: string | null
   isPremium: boolean
   isAdmin: boolean
+  /** A moderator who is not an admin: their console is the moderation queue. */
+  isModerator?: boolean
 }
 
 const SECTION_LINKS = [
@@ -30,7 +32,9 @@ const USER_LINKS = [
 /** Admins also reach the operator's console. */
 const ADMIN_LINK = { label: 'Consola', to: '/admin', Icon: LayoutDashboard }
 
-const linksOf = (user: TopBarUser) => (user.isAdmin ? [...USER_LINKS, ADMIN_LINK] : USER_LINKS)
+const MODERATION_LINK = { label: 'Moderación', to: '/admin/moderacion', Icon: LayoutDashboard }
+const linksOf = (user: TopBarUser) =>
+  user.isAdmin ? [...USER_LINKS, ADMIN_LINK] : user.isModerator ? [...USER_LINKS, MODERATION_LINK] : USER_LINKS
 
 /** Delay before scrolling when the bar first has to bring the visitor home (spec: ~100 ms). */
 const SCROLL_AFTER_NAVIGATION_MS = 100

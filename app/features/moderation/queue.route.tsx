@@ -1,0 +1,130 @@
+import { Form, useNavigation } from 'react-router'
+import { requireModerationConsole } from '~/platform/auth/guards.server'
+import { fullDateTime } from '~/platform/dates'
+import { guardedAction, handleIntent } from '~/platform/http/responses.server'
+import { displayName } from '~/features/account/display-name'
+import { ActionStatus } from '~/ui/action-status'
+import { Badge } from '~/ui/badge'
+import { Button } from '~/ui/button'
+import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
+import { PartErrorBoundary } from '~/ui/error-boundary'
+import { decide, listQueue } from './moderation.server'
+import { HIDE_REASON_MAX, REPORT_REASONS } from './reasons'
+import { DecisionIntent } from './schemas'
+import type { Route } from './+types/queue.route'
+
+const KIND_LABELS = { post: 'Post', comment: 'Comentario', session_comment: 'Comentario de una sesión' } as const
+const ACTION_LABELS = { hide: 'Ocultado', delete: 'Eliminado', dismiss: 'Informe descartado', restore: 'Visible de nuevo' } as const
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireModerationConsole(request)
+  const queue = await listQueue()
+  return {
+    queue: queue.map((entry) => ({
+      ...entry,
+      firstAt: entry.firstAt?.toISOString() ?? null,
+      author: entry.author ? displayName(entry.author) : 'Miembro eliminado',
+      history: entry.history.map((decision) => ({ ...decision, createdAt: decision.createdAt.toISOString() })),
+    })),
+  }
+}
+
+export const action = guardedAction(requireModerationConsole, (request, moderator) =>
+  handleIntent(request, DecisionIntent, {
+    decide: { invalid: 'Revisa la decisión', run: (input) => decide(moderator, input) },
+  }),
+)
+
+export function ErrorBoundary() {
+  return <PartErrorBoundary failed="No se pudo cargar la cola de moderación" />
+}
+
+/** /admin/moderacion: what members reported, grouped by item, and the hidden items whose authors ask for a review. */
+export default function ModerationQueue({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle'
+  const { queue } = loaderData
+  return (
+    <section aria-labelledby="moderation-title" className="grid gap-4">
+      <h2 id="moderation-title" className="text-xl font-semibold">
+        Moderación
+      </h2>
+      <ActionStatus result={actionData && !actionData.ok ? actionData : undefined} />
+      {queue.length === 0 ? <p className="text-muted-foreground">No hay informes pendientes.</p> : null}
+      {queue.map((entry) => (
+        <Card key={`${entry.kind}:${entry.itemId}`}>
+          <CardHeader>
+            <CardTitle className="flex flex-wrap items-center gap-2 text-base">
+              {KIND_LABELS[entry.kind]} de {entry.author}
+              {entry.review ? (
+                <Badge variant="secondary">Revisión pedida</Badge>
+              ) : (
+                <Badge>{`${entry.reports} ${entry.reports === 1 ? 'informe' : 'informes'}`}</Badge>
+              )}
+              {entry.hidden ? <Badge variant="secondary">Oculto</Badge> : null}
+            </CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-3 text-sm">
+            <blockquote className="whitespace-pre-line break-words rounded-md bg-muted/60 p-3">{entry.text}</blockquote>
+            <a href={entry.link} className="justify-self-start font-medium text-primary underline">
+              Verlo en su contexto
+            </a>
+            {entry.reasons.length ? (
+              <p>
+                <span className="font-medium">Motivos:</span> {entry.reasons.map((reason) => REPORT_REASONS[reason]).join(', ')}
+                {entry.firstAt ? ` · primer informe el ${fullDateTime(entry.firstAt)}` : ''}
+              </p>
+            ) : null}
+            {entry.notes.length ? (
+              <ul className="grid list-disc gap-1 pl-5" aria-label="Notas de quienes informaron">
+                {entry.notes.map((note, index) => (
+                  <li key={index} className="break-words">
+                    {note}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <div>
+              <p className="font-medium">Historial del autor</p>
+              {entry.history.length ? (
+                <ul className="grid gap-1 text-muted-foreground">
+                  {entry.history.map((decision, index) => (
+                    <li key={index}>
+                      {fullDateTime(decision.createdAt)} · {ACTION_LABELS[decision.action]}
+                      {decision.reason ? `: ${decision.reason}` : ''}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-muted-foreground">Sin decisiones anteriores.</p>
+              )}
+            </div>
+            <Form method="post" className="grid gap-3 border-t pt-3">
+              <input type="hidden" name="intent" value="decide" />
+              <input type="hidden" name="kind" value={entry.kind} />
+              <input type="hidden" name="itemId" value={entry.itemId} />
+              <label className="grid gap-1">
+                <span className="font-medium">Motivo que verá el autor (para ocultar)</span>
+                <textarea name="reason" maxLength={HIDE_REASON_MAX} rows={2} className="rounded-md border bg-background p-2" />
+              </label>
+              <div className="flex flex-wrap gap-2">
+                <Button type="submit" name="action" value="hide" size="sm" disabled={busy}>
+                  {entry.review ? 'Mantener oculto' : 'Ocultar'}
+                </Button>
+                {entry.hidden ? (
+                  <Button type="submit" name="action" value="restore" size="sm" variant="outline" disabled={busy}>
+                    Restaurar
+                  </Button>
+                ) : (
+                  <Button type="submit" name="action" value="dismiss" size="sm" variant="outline" disabled={busy}>
+                    Descartar el informe
+                  </Button>
+                )}
+              </div>
+            </Form>
+          </CardContent>
+        </Card>
+      ))}
+    </section>
+  )
+}

@@ -1,0 +1,73 @@
+import { sql } from 'drizzle-orm'
+import { index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { authorIdColumn, user, userIdColumn } from '../../platform/auth/schema'
+
+/** What can be reported: a post, a comment of the feed, a comment of a CEO session. */
+export const reportedKindEnum = pgEnum('reported_kind', ['post', 'comment', 'session_comment'])
+
+/** Issue 28's reasons, in the order the form offers them. */
+export const reportReasonEnum = pgEnum('report_reason', ['spam', 'offensive', 'false', 'off_topic', 'confidential', 'other'])
+
+/** Open until a moderator decides; then 'actioned' (hidden or deleted) or 'dismissed'. */
+export const reportStatusEnum = pgEnum('report_status', ['open', 'actioned', 'dismissed'])
+
+/** A member's report of something they read (issue 28). One open report per member and item. */
+export const moderationReports = pgTable(
+  'moderation_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // The member who reported it.
+    userId: userIdColumn(),
+    kind: reportedKindEnum('kind').notNull(),
+    itemId: uuid('item_id').notNull(),
+    reason: reportReasonEnum('reason').notNull(),
+    note: text('note'),
+    status: reportStatusEnum('status').notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('moderation_reports_one_open_idx')
+      .on(table.userId, table.kind, table.itemId)
+      .where(sql`status = 'open'`),
+    index('moderation_reports_item_idx').on(table.kind, table.itemId),
+    index('moderation_reports_open_idx')
+      .on(table.createdAt)
+      .where(sql`status = 'open'`),
+  ],
+)
+
+export const decisionActionEnum = pgEnum('moderation_action', ['hide', 'delete', 'dismiss', 'restore'])
+
+/**
+ * What moderators decided about an item, with the reason its author is shown: the author's
+ * history in the queue, and part of their data export. The moderator's name is never shown to members.
+ */
+export const moderationDecisions = pgTable(
+  'moderation_decisions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: reportedKindEnum('kind').notNull(),
+    itemId: uuid('item_id').notNull(),
+    // The item's author; null once their account is deleted (the decision stays, about nobody).
+    userId: authorIdColumn(),
+    decidedBy: text('decided_by').references(() => user.id, { onDelete: 'set null' }),
+    action: decisionActionEnum('action').notNull(),
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('moderation_decisions_user_idx').on(table.userId, table.createdAt),
+    index('moderation_decisions_item_idx').on(table.kind, table.itemId),
+  ],
+)
+
+/**
+ * An item a moderator hid: others no longer see it, its author sees it with the reason and may
+ * edit it and ask for a review (issue 28). Null while it is visible.
+ */
+export const hiddenColumns = () => ({
+  hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+  hiddenReason: text('hidden_reason'),
+  reviewRequestedAt: timestamp('review_requested_at', { withTimezone: true }),
+})

@@ -1,0 +1,27 @@
+import { z } from 'zod'
+import { optionalText } from '~/platform/http/text-fields'
+import { HIDE_REASON_MAX, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from './reasons'
+
+const kind = z.enum(['post', 'comment', 'session_comment'], 'Contenido no válido')
+const itemId = z.uuid('Contenido no válido')
+
+/** What members send from 'Informar' and 'Pedir revisión'. */
+export const ReportIntent = z.discriminatedUnion('intent', [
+  z.object({
+    intent: z.literal('report'),
+    kind,
+    itemId,
+    reason: z.enum(Object.keys(REPORT_REASONS) as [ReportReason, ...ReportReason[]], 'Elige un motivo'),
+    note: optionalText(REPORT_NOTE_MAX, { multiline: true, tooLong: `La nota no puede tener más de ${REPORT_NOTE_MAX} caracteres` }),
+  }),
+  z.object({ intent: z.literal('request-review'), kind, itemId }),
+])
+
+/** What moderators send from the queue. */
+export const DecisionIntent = z.object({
+  intent: z.literal('decide'),
+  kind,
+  itemId,
+  action: z.enum(['hide', 'dismiss', 'restore'], 'Decisión no válida'),
+  reason: optionalText(HIDE_REASON_MAX, { multiline: true, tooLong: `El motivo no puede tener más de ${HIDE_REASON_MAX} caracteres` }),
+})
