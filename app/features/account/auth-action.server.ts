@@ -12,6 +12,7 @@ import { PASSKEY_MESSAGES, passkeyOptions, signInWithPasskey } from './passkeys.
 import { requestPasswordReset } from './password-reset.server'
 import { invitedEmail } from '~/features/admission/admission.server'
 import { ADMISSION_MESSAGES } from '~/features/admission/limits'
+import { MODERATION_MESSAGES } from '~/features/moderation/reasons'
 
 /** The /auth page's forms (docs/decisions/0012): sign-in, sign-up and the forgotten password. */
 export function authAction(request: Request) {
@@ -70,6 +71,7 @@ async function signIn(request: Request, { email, password, redirectTo }: z.outpu
     await recordAudit({ action: 'sign_in_failed', details: { email, reason: code ?? 'unexpected' }, ipAddress: ip })
     if (code === 'INVALID_EMAIL_OR_PASSWORD') refuse(400, 'Email o contraseña incorrectos')
     if (code === 'EMAIL_NOT_VERIFIED') refuse(403, 'Por favor confirma tu email antes de iniciar sesión')
+    if (code === 'ACCOUNT_BANNED') refuse(403, MODERATION_MESSAGES.banned)
     throw error
   }
   // Two-factor sign-in: the password was right, the code comes next (better-auth's challenge cookie).
@@ -112,6 +114,7 @@ async function verifySecondFactor(request: Request, { code, trustDevice, redirec
     if (failure === 'ACCOUNT_TEMPORARILY_LOCKED' || failure === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE')
       refuse(429, TWO_FACTOR_MESSAGES.locked)
     if (failure === 'INVALID_CODE' || failure === 'INVALID_BACKUP_CODE') refuse(400, TWO_FACTOR_MESSAGES.wrongCode)
+    if (failure === 'ACCOUNT_BANNED') refuse(403, MODERATION_MESSAGES.banned)
     throw error
   }
   if (recovery && result.response.user) await noteRecoveryCodeUsed(result.response.user.id)

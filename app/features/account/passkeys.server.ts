@@ -10,6 +10,7 @@ import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { describeUserAgent, mailSecurityNotice } from './security.server'
+import { MODERATION_MESSAGES } from '~/features/moderation/reasons'
 
 /**
  * Passkeys (WebAuthn), a second way to sign in (issue 27, decisions/0026): better-auth's passkey
@@ -88,6 +89,7 @@ export async function signInWithPasskey(request: Request, text: string, redirect
     ;({ headers } = await getAuth().api.verifyPasskeyAuthentication({ body: { response }, headers: request.headers, returnHeaders: true }))
   } catch (error) {
     logger.warn({ err: error }, 'Passkey sign-in refused')
+    if (errorCode(error) === 'ACCOUNT_BANNED') refuse(403, MODERATION_MESSAGES.banned)
     refuse(400, errorCode(error) === 'PASSKEY_NOT_FOUND' ? PASSKEY_MESSAGES.unknown : PASSKEY_MESSAGES.failed)
   }
   const cookies = new Headers()

@@ -102,6 +102,8 @@ const profileColumns = {
   stripeCustomerId: profiles.stripeCustomerId,
   emailNotifications: profiles.emailNotifications,
   unreadNotifications: profiles.unreadNotifications,
+  suspendedUntil: profiles.suspendedUntil,
+  suspensionReason: profiles.suspensionReason,
   createdAt: profiles.createdAt,
 }
 

@@ -28,6 +28,11 @@ export const profiles = pgTable(
     unreadNotifications: integer('unread_notifications').notNull().default(0),
     // Set in the same statement that queues the welcome e-mail, so it is sent once.
     welcomedAt: timestamp('welcomed_at', { withTimezone: true }),
+    // Moderation (issue 28): read-only until this moment, with the reason the member is shown;
+    // expelled (cannot sign in) since `banned_at`.
+    suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+    suspensionReason: text('suspension_reason'),
+    bannedAt: timestamp('banned_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true })
       .notNull()

@@ -40,6 +40,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   content_hidden: 'Contenido ocultado por moderación',
   report_dismissed: 'Informe descartado',
   content_restored: 'Contenido visible de nuevo',
+  member_suspended: 'Miembro suspendido (modo lectura)',
+  member_banned: 'Miembro expulsado',
+  member_reinstated: 'Suspensión o expulsión levantada',
   member_data_exported: 'Datos de un miembro exportados a petición suya',
 }
 

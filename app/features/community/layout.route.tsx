@@ -1,3 +1,4 @@
+import { fullDateTime } from '~/platform/dates'
 import { TabNav } from '~/ui/tab-nav'
 import { Outlet, redirect, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { Megaphone } from 'lucide-react'
@@ -51,7 +52,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     orWhenFailed(communityStats(), { members: 0, discussions: 0, eventsThisMonth: 0, ceoSessions: 0 }, 'stats panel'),
     orWhenFailed(getSettings(), DEFAULT_SETTINGS, 'settings'),
   ])
-  return { name: displayName(user.profile), hasAccess: user.hasAccess, stats, announcement: activeAnnouncement(settings) }
+  // Issue 28: a member in read-only mode is told until when and why, above what they cannot act on.
+  const until = user.profile?.suspendedUntil
+  const reason = user.profile?.suspensionReason
+  const suspension =
+    until && until.getTime() > Date.now()
+      ? `Tu cuenta está en modo lectura hasta el ${fullDateTime(until)}${reason ? `. Motivo: ${reason}` : ''}. Puedes leer, pero no publicar, comentar ni dar like.`
+      : null
+  return { name: displayName(user.profile), hasAccess: user.hasAccess, stats, announcement: activeAnnouncement(settings), suspension }
 }
 
 /** The counters change with posts and members, not with a like or a comment. */
@@ -74,6 +82,11 @@ export default function CommunityLayout({ loaderData }: Route.ComponentProps) {
           <h1 className="text-3xl font-bold tracking-tight">Comunidad</h1>
           <p className="mt-1 text-muted-foreground">Hola, {loaderData.name}.</p>
         </header>
+        {loaderData.suspension ? (
+          <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+            {loaderData.suspension}
+          </p>
+        ) : null}
         {loaderData.announcement ? (
           <aside
             aria-label="Aviso"

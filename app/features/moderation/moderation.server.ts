@@ -5,12 +5,12 @@ import { communityComments, communityPosts } from '~/features/feed/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { recordAudit } from '~/platform/audit/audit.server'
 import type { CurrentUser } from '~/platform/auth/guards.server'
-import { userRoles } from '~/platform/auth/schema'
+import { session, userRoles } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse, success } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
-import { MODERATION_MESSAGES, REPORT_REASONS, type ReportReason } from './reasons'
+import { MODERATION_MESSAGES, REPORT_REASONS, type ReportReason, SUSPENSION_DAYS } from './reasons'
 import { moderationDecisions, moderationReports } from './schema'
 
 /**
@@ -302,4 +302,65 @@ export async function listQueue() {
       },
     ]
   })
+}
+
+/** Staff are not suspended or expelled from the queue: that is a change of role, an admin's. */
+async function refuseStaff(tx: DbExecutor, userId: string) {
+  const [staff] = await tx
+    .select({ role: userRoles.role })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), inArray(userRoles.role, ['moderator', 'admin'])))
+  if (staff) refuse(403, MODERATION_MESSAGES.staff)
+}
+
+/**
+ * 'Suspender' (moderators and admins): read-only for 1, 7 or 30 days, with the reason the member
+ * is shown on every refused action; 'Expulsar' (admins): every session ends and no sign-in opens
+ * another (auth.server.ts), premium left to the admin's billing decision; 'Levantar' undoes either.
+ */
+export async function decideOnMember(
+  moderator: CurrentUser,
+  input: { userId: string; action: 'suspend' | 'ban' | 'lift'; days?: number | null; reason?: string | null },
+) {
+  const reason = input.reason?.trim() || null
+  if (input.action !== 'lift' && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
+  if (input.action === 'ban' && !moderator.isAdmin) refuse(403, 'Solo un administrador puede expulsar a un miembro')
+  const days =
+    input.action === 'suspend'
+      ? (SUSPENSION_DAYS as readonly number[]).includes(input.days ?? 0)
+        ? input.days!
+        : refuse(400, 'Elige 1, 7 o 30 días')
+      : null
+  await getDb().transaction(async (tx) => {
+    await refuseStaff(tx, input.userId)
+    const set =
+      input.action === 'suspend'
+        ? { suspendedUntil: sql`now() + ${`${days} days`}::interval`, suspensionReason: reason }
+        : input.action === 'ban'
+          ? { bannedAt: sql`now()`, suspensionReason: reason }
+          : { suspendedUntil: null, bannedAt: null, suspensionReason: null }
+    const [changed] = await tx.update(profiles).set(set).where(eq(profiles.userId, input.userId)).returning({ userId: profiles.userId })
+    if (!changed) refuse(404, 'Miembro no encontrado')
+    if (input.action === 'ban') await tx.delete(session).where(eq(session.userId, input.userId))
+    await recordAudit(
+      {
+        action: input.action === 'suspend' ? 'member_suspended' : input.action === 'ban' ? 'member_banned' : 'member_reinstated',
+        actorUserId: moderator.id,
+        targetUserId: input.userId,
+        details: { days, reason },
+      },
+      tx,
+    )
+    if (input.action === 'suspend') {
+      await notifyInTransaction(tx, {
+        recipientId: input.userId,
+        actorId: null,
+        type: 'moderation_hidden',
+        title: 'Tu cuenta está en modo lectura',
+        message: `Durante ${days === 1 ? '1 día' : `${days} días`} podrás leer la comunidad, pero no publicar, comentar ni dar like. Motivo: ${reason}`,
+      })
+    }
+  })
+  const title = { suspend: MODERATION_MESSAGES.suspended, ban: MODERATION_MESSAGES.banDone, lift: MODERATION_MESSAGES.lifted }[input.action]
+  return redirectWithToast('/admin/moderacion', { type: 'success', title })
 }

@@ -1,4 +1,6 @@
 import { Form, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { SELECT_CLASS } from '~/ui/input'
 import { requireModerationConsole } from '~/platform/auth/guards.server'
 import { fullDateTime } from '~/platform/dates'
 import { guardedAction, handleIntent } from '~/platform/http/responses.server'
@@ -8,30 +10,35 @@ import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { decide, listQueue } from './moderation.server'
-import { HIDE_REASON_MAX, REPORT_REASONS } from './reasons'
-import { DecisionIntent } from './schemas'
+import { decide, decideOnMember, listQueue } from './moderation.server'
+import { HIDE_REASON_MAX, REPORT_REASONS, SUSPENSION_DAYS } from './reasons'
+import { DecisionIntent, MemberDecisionIntent } from './schemas'
 import type { Route } from './+types/queue.route'
 
 const KIND_LABELS = { post: 'Post', comment: 'Comentario', session_comment: 'Comentario de una sesión' } as const
 const ACTION_LABELS = { hide: 'Ocultado', delete: 'Eliminado', dismiss: 'Informe descartado', restore: 'Visible de nuevo' } as const
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireModerationConsole(request)
+  const moderator = await requireModerationConsole(request)
   const queue = await listQueue()
   return {
+    canBan: moderator.isAdmin,
     queue: queue.map((entry) => ({
       ...entry,
       firstAt: entry.firstAt?.toISOString() ?? null,
+      authorId: entry.author?.userId ?? null,
       author: entry.author ? displayName(entry.author) : 'Miembro eliminado',
       history: entry.history.map((decision) => ({ ...decision, createdAt: decision.createdAt.toISOString() })),
     })),
   }
 }
 
+const QueueIntent = z.discriminatedUnion('intent', [DecisionIntent, MemberDecisionIntent])
+
 export const action = guardedAction(requireModerationConsole, (request, moderator) =>
-  handleIntent(request, DecisionIntent, {
+  handleIntent(request, QueueIntent, {
     decide: { invalid: 'Revisa la decisión', run: (input) => decide(moderator, input) },
+    member: { invalid: 'Revisa la decisión sobre el autor', run: (input) => decideOnMember(moderator, input) },
   }),
 )
 
@@ -122,6 +129,43 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
                 )}
               </div>
             </Form>
+            {entry.authorId ? (
+              <Form method="post" className="grid gap-3 border-t pt-3" aria-label={`Sobre ${entry.author}`}>
+                <input type="hidden" name="intent" value="member" />
+                <input type="hidden" name="userId" value={entry.authorId} />
+                <p className="font-medium">Sobre {entry.author}</p>
+                <label className="grid gap-1">
+                  <span>Motivo que verá el miembro</span>
+                  <textarea name="reason" maxLength={HIDE_REASON_MAX} rows={2} className="rounded-md border bg-background p-2" />
+                </label>
+                <div className="flex flex-wrap items-center gap-2">
+                  <label className="flex items-center gap-2">
+                    <span>Modo lectura durante</span>
+                    <select name="days" defaultValue="7" className={SELECT_CLASS}>
+                      {SUSPENSION_DAYS.map((days) => (
+                        <option key={days} value={days}>
+                          {days === 1 ? '1 día' : `${days} días`}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <Button type="submit" name="action" value="suspend" size="sm" variant="outline" disabled={busy}>
+                    Suspender
+                  </Button>
+                  {loaderData.canBan ? (
+                    <Button type="submit" name="action" value="ban" size="sm" variant="destructive" disabled={busy}>
+                      Expulsar
+                    </Button>
+                  ) : null}
+                </div>
+                {loaderData.canBan ? (
+                  <p className="text-xs text-muted-foreground">
+                    Expulsar cierra todas sus sesiones y le impide volver a entrar. Su premium no cambia: cancélalo o retíralo en su ficha
+                    si corresponde.
+                  </p>
+                ) : null}
+              </Form>
+            ) : null}
           </CardContent>
         </Card>
       ))}

@@ -10,6 +10,9 @@ export const REPORT_REASONS = {
 
 export type ReportReason = keyof typeof REPORT_REASONS
 
+/** How long 'Suspender' makes an account read-only (issue 28). */
+export const SUSPENSION_DAYS = [1, 7, 30] as const
+
 export const REPORT_NOTE_MAX = 500
 export const HIDE_REASON_MAX = 500
 
@@ -26,4 +29,9 @@ export const MODERATION_MESSAGES = {
   restored: 'Contenido visible de nuevo',
   reviewAsked: 'Hemos pedido al equipo de moderación que lo revise de nuevo.',
   placeholder: 'Contenido oculto por moderación',
+  banned: 'Esta cuenta ya no tiene acceso a la comunidad. Si crees que es un error, escríbenos.',
+  suspended: 'Cuenta en modo lectura',
+  banDone: 'Miembro expulsado',
+  lifted: 'Suspensión levantada',
+  staff: 'No se puede suspender ni expulsar a un administrador o moderador.',
 } as const

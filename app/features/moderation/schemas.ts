@@ -25,3 +25,12 @@ export const DecisionIntent = z.object({
   action: z.enum(['hide', 'dismiss', 'restore'], 'Decisión no válida'),
   reason: optionalText(HIDE_REASON_MAX, { multiline: true, tooLong: `El motivo no puede tener más de ${HIDE_REASON_MAX} caracteres` }),
 })
+
+/** What moderators decide about an item's author. */
+export const MemberDecisionIntent = z.object({
+  intent: z.literal('member'),
+  userId: z.string().min(1).max(100),
+  action: z.enum(['suspend', 'ban', 'lift'], 'Decisión no válida'),
+  days: z.coerce.number().int().optional(),
+  reason: optionalText(HIDE_REASON_MAX, { multiline: true, tooLong: `El motivo no puede tener más de ${HIDE_REASON_MAX} caracteres` }),
+})

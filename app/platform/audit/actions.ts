@@ -27,6 +27,9 @@ export const AUDIT_ACTIONS = [
   'content_hidden',
   'report_dismissed',
   'content_restored',
+  'member_suspended',
+  'member_banned',
+  'member_reinstated',
   'member_data_exported',
 ] as const
 

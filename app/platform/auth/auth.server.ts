@@ -1,4 +1,6 @@
 import { betterAuth } from 'better-auth'
+import { APIError } from 'better-auth/api'
+import { profiles } from '~/features/account/schema'
 import { passkey as passkeyPlugin } from '@better-auth/passkey'
 import { twoFactor as twoFactorPlugin } from 'better-auth/plugins'
 import { hashPassword, verifyPassword } from 'better-auth/crypto'
@@ -117,6 +119,11 @@ function createAuth() {
     databaseHooks: {
       session: {
         create: {
+          // An expelled member (issue 28) opens no session, whichever way in they try.
+          async before(session) {
+            const [profile] = await getDb().select({ bannedAt: profiles.bannedAt }).from(profiles).where(eq(profiles.userId, session.userId))
+            if (profile?.bannedAt) throw new APIError('FORBIDDEN', { code: 'ACCOUNT_BANNED', message: 'Account banned' })
+          },
           async after(created) {
             // Covers every way in: the sign-in form and the sign-in after e-mail confirmation.
             try {

@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '~/platform/db/availability.server'
 import { logger } from '~/platform/logger.server'
 import { type FileLimits, readMultipart, type UploadedFile } from '~/platform/storage/multipart.server'
 import type { Failure, Message } from './result'
+import { fullDateTime } from '~/platform/dates'
 
 /**
  * How a request is answered (docs/decisions/0012-one-way-to-write-an-action.md):
@@ -257,12 +258,62 @@ export function guardedAction<User, Args extends { request: Request }, R>(
     let user: User
     try {
       user = await guard(args.request)
+      await refuseWhileSuspended(args.request, user)
     } catch (thrown) {
       if (thrown instanceof Response && !isRefusal(thrown)) throw thrown
       return answerFailure(args.request, thrown, REQUEST_MESSAGES.failed, await valuesOf(args.request))
     }
     return run(args.request, user, args)
   }
+}
+
+/**
+ * What a member suspended by moderation may still do (issue 28, decisions/0029): look after their
+ * account and data, read their notifications. Every other action is refused here, where every
+ * signed-in action passes, so a new one cannot forget the check.
+ */
+const ALLOWED_WHILE_SUSPENDED: Record<string, readonly string[] | 'any'> = {
+  '/perfil': [
+    'password',
+    'email',
+    'two-factor-enable',
+    'two-factor-confirm',
+    'two-factor-disable',
+    'close-device',
+    'close-other-devices',
+    'passkey-options',
+    'passkey-add',
+    'passkey-remove',
+    'notifications',
+    'preferences',
+    'export-data',
+    'delete-account',
+  ],
+  '/notificaciones': 'any',
+}
+
+async function refuseWhileSuspended(request: Request, user: unknown) {
+  const profile = (user as { profile?: { suspendedUntil?: Date | null; suspensionReason?: string | null } | null } | null)?.profile
+  const until = profile?.suspendedUntil
+  if (!until || until.getTime() <= Date.now()) return
+  const allowed = ALLOWED_WHILE_SUSPENDED[new URL(request.url).pathname]
+  if (allowed === 'any') return
+  if (allowed) {
+    const intent = await request
+      .clone()
+      .formData()
+      .then((form) => String(form.get('intent') ?? ''))
+      .catch(() => '')
+    if (allowed.includes(intent)) return
+  }
+  refuse(
+    403,
+    {
+      title: 'Tu cuenta está en modo lectura',
+      description: `Hasta el ${fullDateTime(until)}${profile.suspensionReason ? `. Motivo: ${profile.suspensionReason}` : ''}. Puedes leer la comunidad, pero no publicar, comentar ni dar like.`,
+    },
+    { detail: { suspendedUntil: until.toISOString() } },
+  )
 }
 
 /** A plain form's values, to send back with a failure that came before the form was read (never passwords). */
