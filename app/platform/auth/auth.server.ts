@@ -121,7 +121,10 @@ function createAuth() {
         create: {
           // An expelled member (issue 28) opens no session, whichever way in they try.
           async before(session) {
-            const [profile] = await getDb().select({ bannedAt: profiles.bannedAt }).from(profiles).where(eq(profiles.userId, session.userId))
+            const [profile] = await getDb()
+              .select({ bannedAt: profiles.bannedAt })
+              .from(profiles)
+              .where(eq(profiles.userId, session.userId))
             if (profile?.bannedAt) throw new APIError('FORBIDDEN', { code: 'ACCOUNT_BANNED', message: 'Account banned' })
           },
           async after(created) {
