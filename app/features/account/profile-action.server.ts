@@ -11,7 +11,7 @@ import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { uploadAvatarIntent } from './avatar.server'
-import { saveEmailNotifications, saveProfileFields } from './profile.server'
+import { saveDirectoryPrivacy, saveEmailNotifications, saveProfileFields } from './profile.server'
 import { requestDataExport } from './data-export.server'
 import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged, mailSecurityNotice, signInHelp } from './security.server'
 import { sessionCookies, TWO_FACTOR_MESSAGES } from './auth-action.server'
@@ -82,6 +82,14 @@ export function profileAction(request: Request, user: CurrentUser) {
       'close-device': {
         invalid: 'No se pudo cerrar la sesión en ese dispositivo',
         run: ({ sessionId }) => closeDevice(user.id, sessionId, currentSessionToken(request)),
+      },
+      privacy: {
+        invalid: 'Solicitud no válida',
+        failed: 'No se pudo guardar tu privacidad. Vuelve a intentarlo.',
+        async run({ listedInDirectory, showsWork }) {
+          await saveDirectoryPrivacy(user.id, { listed: listedInDirectory === 'on', showsWork: showsWork === 'on' })
+          return redirectWithToast('/perfil', { type: 'success', title: 'Privacidad guardada' })
+        },
       },
       'export-data': {
         invalid: 'No se pudieron pedir tus datos',

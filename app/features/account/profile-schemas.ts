@@ -90,6 +90,7 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('close-device'), sessionId: z.string().min(1).max(100) }),
   z.object({ intent: z.literal('close-other-devices') }),
   z.object({ intent: z.literal('export-data') }),
+  z.object({ intent: z.literal('privacy'), listedInDirectory: z.literal('on').optional(), showsWork: z.literal('on').optional() }),
   z.object({ intent: z.literal('passkey-options') }),
   z.object({ intent: z.literal('passkey-add'), response: PasskeyAnswer }),
   z.object({ intent: z.literal('passkey-remove'), passkeyId: z.string().min(1).max(100) }),

@@ -69,6 +69,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       avatarUrl: profile?.avatarUrl ?? null,
       isPremium: profile?.isPremium ?? false,
       emailNotifications: profile?.emailNotifications ?? true,
+      listedInDirectory: profile?.listedInDirectory ?? true,
+      showsWork: profile?.showsWork ?? true,
       hasBillingAccount: Boolean(profile?.stripeCustomerId),
       premiumByAdmin: profile?.premiumSource === 'admin',
     },
@@ -143,6 +145,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           ) : (
             <ProfileDetails profile={profile} email={email} />
           )}
+          <DirectoryPrivacyForm listed={profile.listedInDirectory} showsWork={profile.showsWork} />
         </CardContent>
       </Card>
 
@@ -294,6 +297,27 @@ function NotificationsForm({ enabled }: { enabled: boolean }) {
           Guardar preferencia
         </Button>
       )}
+    </Form>
+  )
+}
+
+/** Issue 28: whether the member is in the directory, and whether other members see their company and position. */
+function DirectoryPrivacyForm({ listed, showsWork }: { listed: boolean; showsWork: boolean }) {
+  return (
+    <Form method="post" action="/perfil" className="mt-4 grid gap-3 border-t pt-5" preventScrollReset>
+      <input type="hidden" name="intent" value="privacy" />
+      <h3 className="font-semibold">Privacidad</h3>
+      <label className="flex items-start gap-3 text-sm">
+        <input type="checkbox" name="listedInDirectory" defaultChecked={listed} className="mt-0.5 size-4 shrink-0 accent-primary" />
+        Aparecer en el directorio de miembros
+      </label>
+      <label className="flex items-start gap-3 text-sm">
+        <input type="checkbox" name="showsWork" defaultChecked={showsWork} className="mt-0.5 size-4 shrink-0 accent-primary" />
+        Mostrar mi empresa y mi cargo a los demás miembros
+      </label>
+      <Button type="submit" variant="outline" size="sm" className="justify-self-start">
+        Guardar privacidad
+      </Button>
     </Form>
   )
 }

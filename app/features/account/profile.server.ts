@@ -102,6 +102,8 @@ const profileColumns = {
   stripeCustomerId: profiles.stripeCustomerId,
   emailNotifications: profiles.emailNotifications,
   unreadNotifications: profiles.unreadNotifications,
+  listedInDirectory: profiles.listedInDirectory,
+  showsWork: profiles.showsWork,
   suspendedUntil: profiles.suspendedUntil,
   suspensionReason: profiles.suspensionReason,
   createdAt: profiles.createdAt,
@@ -176,4 +178,9 @@ async function adminRoleWasRemoved(tx: DbExecutor, userId: string) {
     .where(and(eq(auditLog.action, 'role_removed'), eq(auditLog.targetUserId, userId), sql`${auditLog.details}->>'role' = 'admin'`))
     .limit(1)
   return Boolean(removal)
+}
+
+/** Issue 28: in the directory or not, company and position shown to other members or not. */
+export async function saveDirectoryPrivacy(userId: string, { listed, showsWork }: { listed: boolean; showsWork: boolean }) {
+  await getDb().update(profiles).set({ listedInDirectory: listed, showsWork }).where(eq(profiles.userId, userId))
 }

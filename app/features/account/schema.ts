@@ -33,6 +33,9 @@ export const profiles = pgTable(
     suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
     suspensionReason: text('suspension_reason'),
     bannedAt: timestamp('banned_at', { withTimezone: true }),
+    // Privacy in the directory (issue 28): listed or not; company and position shown to other members or not.
+    listedInDirectory: boolean('listed_in_directory').notNull().default(true),
+    showsWork: boolean('shows_work').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true })
       .notNull()

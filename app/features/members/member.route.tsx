@@ -55,8 +55,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       name: displayName(profile, 'Usuario sin nombre'),
       avatarUrl: profile.avatarUrl,
       isPremium: profile.isPremium,
-      company: profile.company,
-      position: profile.position,
+      // Kept to themselves (issue 28): shown to them and to admins only.
+      company: profile.showsWork || userId === viewer.id || viewer.isAdmin ? profile.company : null,
+      position: profile.showsWork || userId === viewer.id || viewer.isAdmin ? profile.position : null,
       bio: profile.bio,
       memberSince: longDate(profile.createdAt),
     },

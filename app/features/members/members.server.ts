@@ -34,16 +34,22 @@ export interface DirectoryQuery {
 }
 
 export async function listDirectory({ search, company, position, page = 1 }: DirectoryQuery) {
-  const filters: SQL[] = [sql`${profiles.isComplete}`]
+  // A member who left the directory is not in it; one who keeps their work to themselves is found by name only (issue 28).
+  const filters: SQL[] = [sql`${profiles.isComplete}`, sql`${profiles.listedInDirectory}`]
+  const names = folded(
+    sql`coalesce(${profiles.displayName}, '') || ' ' || coalesce(${profiles.firstName}, '') || ' ' || coalesce(${profiles.lastName}, '')`,
+  )
   // Every word must match somewhere in the name, company or position.
   for (const word of normalizeSearch(search ?? '')
     .split(' ')
     .filter(Boolean)
     .slice(0, 6)) {
-    filters.push(containsTerm(sql`${profiles.directorySearch}`, word))
+    filters.push(
+      sql`(case when ${profiles.showsWork} then ${containsTerm(sql`${profiles.directorySearch}`, word)} else ${containsTerm(names, word)} end)`,
+    )
   }
-  if (company?.trim()) filters.push(containsTerm(folded(sql`${profiles.company}`), company))
-  if (position?.trim()) filters.push(containsTerm(folded(sql`${profiles.position}`), position))
+  if (company?.trim()) filters.push(sql`${profiles.showsWork}`, containsTerm(folded(sql`${profiles.company}`), company))
+  if (position?.trim()) filters.push(sql`${profiles.showsWork}`, containsTerm(folded(sql`${profiles.position}`), position))
   const where = and(...filters)
   const db = getDb()
   const offset = (Math.max(page, 1) - 1) * DIRECTORY_PAGE_SIZE
@@ -52,8 +58,8 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
       .select({
         userId: profiles.userId,
         ...publicProfileColumns,
-        company: profiles.company,
-        position: profiles.position,
+        company: sql<string | null>`case when ${profiles.showsWork} then ${profiles.company} end`,
+        position: sql<string | null>`case when ${profiles.showsWork} then ${profiles.position} end`,
         isPremium: profiles.isPremium,
         createdAt: profiles.createdAt,
         // One index lookup per card shown (community_posts_user_idx), whatever the community's size.

@@ -360,3 +360,41 @@ describe('permission module', () => {
     expect(can(null, capability)).toBe(false)
   })
 })
+
+describe('privacy in the directory (issue 28)', () => {
+  const profileAction = async (fields: Record<string, string>, cookie?: string) => {
+    const profileRoute = await import('~/features/account/profile.route')
+    return run(() => profileRoute.action({ request: formRequest('/perfil', fields, { cookie }), params: {}, context } as any))
+  }
+  const found = async (query: string) =>
+    (await directory(query, people.premium.cookie)).data.directory.members.map((m: { userId: string }) => m.userId)
+
+  test('a member leaves the directory, or keeps company and position to themselves: found by name only, shown to themselves and admins', async () => {
+    const member = (await createPersona('premium', { firstName: 'Casilda', lastName: 'Reservada' })) as { userId: string; cookie: string }
+    await completeProfile(member.userId, { company: 'Farmacéutica Discreta', position: 'Directora de Acceso' })
+    expect(await found('?q=casilda')).toContain(member.userId)
+
+    const saved = await profileAction({ intent: 'privacy', listedInDirectory: 'on' }, member.cookie)
+    expect(saved.location).toBe('/perfil')
+    expect(await readToast(saved.headers)).toMatchObject({ title: 'Privacidad guardada' })
+    expect(await found('?q=casilda')).toContain(member.userId)
+    for (const query of ['?q=discreta', '?empresa=farmaceutica%20discreta', '?cargo=directora%20de%20acceso', '?q=casilda%20discreta']) {
+      expect(await found(query), query).not.toContain(member.userId)
+    }
+    const card = (await directory('?q=casilda', people.premium.cookie)).data.directory.members.find(
+      (m: { userId: string }) => m.userId === member.userId,
+    )
+    expect(card).toMatchObject({ company: null, position: null })
+    expect((await viewProfile(member.userId, people.premium.cookie)).data.member).toMatchObject({ company: null, position: null })
+    expect((await viewProfile(member.userId, member.cookie)).data.member.company).toBe('Farmacéutica Discreta')
+    expect((await viewProfile(member.userId, people.admin.cookie)).data.member.company).toBe('Farmacéutica Discreta')
+
+    await profileAction({ intent: 'privacy' }, member.cookie)
+    expect(await found('?q=casilda')).not.toContain(member.userId)
+    expect(await found('')).not.toContain(member.userId)
+    // Back in, with the work shown again.
+    await profileAction({ intent: 'privacy', listedInDirectory: 'on', showsWork: 'on' }, member.cookie)
+    expect(await found('?q=discreta')).toContain(member.userId)
+    expect((await profileAction({ intent: 'privacy', listedInDirectory: 'sí' }, member.cookie)).status).toBe(400)
+  })
+})

@@ -201,8 +201,9 @@ export default function PrivacidadPage() {
           La comunidad es privada: el directorio, el foro y las grabaciones solo son accesibles para los miembros con sesión iniciada.
           Cuando su perfil está completo (foto, nombre, apellido, empresa y cargo), aparece en el directorio de miembros, junto con su
           biografía si la ha añadido. Los demás miembros pueden ver esos datos y los contenidos que publique, identificados con su nombre y
-          su foto. Este tratamiento forma parte esencial del servicio de networking que contrata, por lo que su base jurídica es la
-          ejecución del contrato.
+          su foto. Desde su perfil puede dejar de aparecer en el directorio y ocultar a los demás miembros su empresa y su cargo. Este
+          tratamiento forma parte esencial del servicio de networking que contrata, por lo que su base jurídica es la ejecución del
+          contrato.
         </P>
         <P>
           Nunca mostramos a otros miembros su contraseña, sus datos de pago ni sus datos técnicos o de seguridad. Puede modificar su perfil

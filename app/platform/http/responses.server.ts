@@ -286,6 +286,7 @@ const ALLOWED_WHILE_SUSPENDED: Record<string, readonly string[] | 'any'> = {
     'passkey-remove',
     'notifications',
     'preferences',
+    'privacy',
     'export-data',
     'delete-account',
   ],

@@ -103,9 +103,12 @@ export function MemberDirectory({ directory }: { directory: DirectoryView }) {
                       {member.isPremium ? <Badge variant="premium">Premium</Badge> : null}
                     </div>
                   </div>
-                  <p className="text-sm">
-                    {member.position} en {member.company}
-                  </p>
+                  {/* A member who keeps their work to themselves shows neither (issue 28). */}
+                  {member.position && member.company ? (
+                    <p className="text-sm">
+                      {member.position} en {member.company}
+                    </p>
+                  ) : null}
                   <p className="mt-auto flex flex-wrap gap-x-3 text-xs text-muted-foreground">
                     <span>{member.postCount === 1 ? '1 post' : `${member.postCount} posts`}</span>
                     <span>Miembro desde {member.memberSince}</span>
