@@ -313,7 +313,7 @@ function DirectoryPrivacyForm({ listed, showsWork }: { listed: boolean; showsWor
       </label>
       <label className="flex items-start gap-3 text-sm">
         <input type="checkbox" name="showsWork" defaultChecked={showsWork} className="mt-0.5 size-4 shrink-0 accent-primary" />
-        Mostrar mi empresa y mi cargo a los demás miembros
+        Mostrar a los demás miembros dónde trabajo y mi puesto
       </label>
       <Button type="submit" variant="outline" size="sm" className="justify-self-start">
         Guardar privacidad

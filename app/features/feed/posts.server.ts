@@ -263,14 +263,17 @@ export async function publishPostStats(tx: DbExecutor, postId: string) {
     from ${communityPosts} where id = ${postId}`)
 }
 
-/** For the e-mail digest: the posts with most comments since `since` (and those written since). */
+/** For the e-mail digest: the posts with most comments since `since` (and those written since); never what moderation hid. */
 export async function listMostActivePosts(since: Date, limit: number) {
   const recentComments = sql<number>`count(${communityComments.id})`.mapWith(Number)
   return getDb()
     .select({ id: communityPosts.id, title: communityPosts.title, authorId: communityPosts.userId, comments: recentComments })
     .from(communityPosts)
-    .leftJoin(communityComments, and(eq(communityComments.postId, communityPosts.id), gte(communityComments.createdAt, since)))
-    .where(or(gte(communityPosts.createdAt, since), gte(communityComments.createdAt, since)))
+    .leftJoin(
+      communityComments,
+      and(eq(communityComments.postId, communityPosts.id), gte(communityComments.createdAt, since), isNull(communityComments.hiddenAt)),
+    )
+    .where(and(isNull(communityPosts.hiddenAt), or(gte(communityPosts.createdAt, since), gte(communityComments.createdAt, since))))
     .groupBy(communityPosts.id)
     .orderBy(desc(recentComments), desc(communityPosts.createdAt))
     .limit(limit)

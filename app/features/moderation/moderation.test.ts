@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { communityComments, communityPosts } from '~/features/feed/schema'
+import { listMostActivePosts } from '~/features/feed/posts.server'
+import { communityCounters } from '~/features/community/schema'
 import { notifications } from '~/features/notifications/schema'
 import { auditLog } from '~/platform/audit/schema'
 import { getDb } from '~/platform/db/client.server'
@@ -126,6 +128,10 @@ describe('the queue at /admin/moderacion', () => {
     expect((await decide({ kind: 'post', itemId: postId, action: 'hide' }, moderator.cookie)).data.message.title).toBe(
       MODERATION_MESSAGES.reasonRequired,
     )
+    const postsCounted = async () =>
+      (await getDb().select({ value: communityCounters.value }).from(communityCounters).where(eq(communityCounters.name, 'posts')))[0]!
+        .value
+    const before = await postsCounted()
     const hidden = await decide(
       { kind: 'post', itemId: postId, action: 'hide', reason: 'Contiene datos personales de un paciente' },
       moderator.cookie,
@@ -136,6 +142,9 @@ describe('the queue at /admin/moderacion', () => {
 
     expect(await feedIds(reader.cookie)).not.toContain(postId)
     expect(await feedIds(other.cookie)).not.toContain(postId)
+    // The stats panel and the digest count only what members can see.
+    expect(await postsCounted()).toBe(before - 1)
+    expect((await listMostActivePosts(new Date(Date.now() - 3_600_000), 50)).map((post) => post.id)).not.toContain(postId)
     const mine = (await feedLoader('', author.cookie)).data.feed.posts.find((post: { id: string }) => post.id === postId)
     expect(mine.moderation).toEqual({ reason: 'Contiene datos personales de un paciente', reviewRequested: false })
     // Reporting what is hidden finds nothing.
@@ -168,6 +177,7 @@ describe('the queue at /admin/moderacion', () => {
     })
     expect((await decide({ kind: 'post', itemId: postId, action: 'restore' }, admin.cookie)).status).toBe(302)
     expect(await feedIds(reader.cookie)).toContain(postId)
+    expect(await postsCounted()).toBe(before)
     expect((await decide({ kind: 'post', itemId: postId, action: 'restore' }, moderator.cookie)).status).toBe(409)
   })
 
