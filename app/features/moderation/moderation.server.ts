@@ -10,7 +10,7 @@ import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse, success } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
-import { MODERATION_MESSAGES, REPORT_REASONS, type ReportReason, SUSPENSION_DAYS } from './reasons'
+import { MODERATION_MESSAGES, REPORT_REASONS, type ReportReason } from './reasons'
 import { moderationDecisions, moderationReports } from './schema'
 
 /**
@@ -325,12 +325,8 @@ export async function decideOnMember(
   const reason = input.reason?.trim() || null
   if (input.action !== 'lift' && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
   if (input.action === 'ban' && !moderator.isAdmin) refuse(403, 'Solo un administrador puede expulsar a un miembro')
-  const days =
-    input.action === 'suspend'
-      ? (SUSPENSION_DAYS as readonly number[]).includes(input.days ?? 0)
-        ? input.days!
-        : refuse(400, 'Elige 1, 7 o 30 días')
-      : null
+  // The schema allows only SUSPENSION_DAYS; a suspension must name one of them.
+  const days = input.action === 'suspend' ? (input.days ?? refuse(400, 'Elige 1, 7 o 30 días')) : null
   await getDb().transaction(async (tx) => {
     await refuseStaff(tx, input.userId)
     const set =

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { Link, redirect } from 'react-router'
 import { requireCompleteProfile } from '~/platform/auth/guards.server'
 import { guardedAction, handleIntent } from '~/platform/http/responses.server'
 import { ActionStatus } from '~/ui/action-status'
@@ -15,8 +15,9 @@ export const action = guardedAction(requireCompleteProfile, (request, member) =>
   }),
 )
 
+/** Opened by address, the page has nothing to show: back to the community. */
 export async function loader() {
-  return new Response(null, { status: 302, headers: { Location: '/comunidad' } })
+  return redirect('/comunidad')
 }
 
 export default function ReportAnswer({ actionData }: Route.ComponentProps) {

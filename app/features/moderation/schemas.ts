@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { optionalText } from '~/platform/http/text-fields'
-import { HIDE_REASON_MAX, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from './reasons'
+import { HIDE_REASON_MAX, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason, SUSPENSION_DAYS } from './reasons'
 
 const kind = z.enum(['post', 'comment', 'session_comment'], 'Contenido no válido')
 const itemId = z.uuid('Contenido no válido')
@@ -31,6 +31,9 @@ export const MemberDecisionIntent = z.object({
   intent: z.literal('member'),
   userId: z.string().min(1).max(100),
   action: z.enum(['suspend', 'ban', 'lift'], 'Decisión no válida'),
-  days: z.coerce.number().int().optional(),
+  days: z.coerce
+    .number()
+    .refine((days) => (SUSPENSION_DAYS as readonly number[]).includes(days), 'Elige 1, 7 o 30 días')
+    .optional(),
   reason: optionalText(HIDE_REASON_MAX, { multiline: true, tooLong: `El motivo no puede tener más de ${HIDE_REASON_MAX} caracteres` }),
 })
