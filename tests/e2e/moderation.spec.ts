@@ -48,7 +48,7 @@ test('a reported comment is hidden with a reason, edited by its author, reviewed
   await expectNoHorizontalOverflow(moderator.page, '/admin/moderacion', MOBILE)
   await screenshot(moderator.page, 'moderation-queue-390', { fullPage: false })
   await moderator.page.setViewportSize(DESKTOP)
-  await entry.getByLabel('Motivo que verá el autor (para ocultar)').fill('Contiene datos personales de un paciente')
+  await entry.getByLabel('Motivo que verá el autor (para ocultar o eliminar)').fill('Contiene datos personales de un paciente')
   await entry.getByRole('button', { name: 'Ocultar' }).click()
   await expectToast(moderator.page, 'Contenido oculto')
 
@@ -82,4 +82,42 @@ test('a reported comment is hidden with a reason, edited by its author, reviewed
     .getByRole('button', { name: /comentarios?$/ })
     .click()
   await expect(postCard(owner.page, title).getByText('Los resultados agregados del ensayo')).toBeVisible()
+})
+
+test('a member reports another from their profile; a moderator warns them; the warned member reads why', async ({ signedInAs }) => {
+  test.setTimeout(60_000)
+  const [reporter, target, moderator] = [
+    await signedInAs('premium', { viewport: MOBILE }),
+    await signedInAs('premium', { viewport: DESKTOP }),
+    await signedInAs('moderator', { viewport: DESKTOP }),
+  ]
+  await reporter.page.goto(`/usuario/${target.id}`)
+  await expect(reporter.page.getByRole('heading', { name: target.name })).toBeVisible()
+  await reporter.page.locator('summary', { hasText: 'Informar' }).click()
+  await reporter.page.getByLabel('Ofensivo o acoso').check()
+  await reporter.page.getByLabel('Nota para el equipo de moderación (opcional)').fill('Mensajes insistentes después de decirle que no')
+  await expectNoAxeViolations(reporter.page, '/usuario/:id with the report form open at 390 px')
+  await expectNoHorizontalOverflow(reporter.page, '/usuario/:id', MOBILE)
+  await reporter.page.getByRole('button', { name: 'Enviar informe' }).click()
+  await expectToast(reporter.page, 'Gracias por avisarnos. El equipo de moderación lo revisará y te contaremos qué decide.')
+
+  await moderator.page.goto('/admin/moderacion')
+  const entry = moderator.page
+    .locator('.rounded-xl')
+    .filter({ hasText: `Perfil de ${target.name}` })
+    .first()
+  await expect(entry).toContainText('Ofensivo o acoso')
+  await expect(entry.getByRole('link', { name: 'Ver su perfil' })).toHaveAttribute('href', `/usuario/${target.id}`)
+  await expectNoHorizontalOverflow(moderator.page, '/admin/moderacion with a reported member', MOBILE)
+  await entry.scrollIntoViewIfNeeded()
+  await screenshot(moderator.page, 'moderation-member-390', { fullPage: false })
+  await moderator.page.setViewportSize(DESKTOP)
+  await entry.getByLabel('Aviso o motivo que verá el miembro').fill('Respeta a quien te dice que no le interesa')
+  await entry.getByRole('button', { name: 'Advertir al autor' }).click()
+  await expectToast(moderator.page, 'Aviso enviado')
+  await expect(moderator.page.getByText(`Perfil de ${target.name}`)).toHaveCount(0)
+
+  await target.page.goto('/notificaciones')
+  await expect(target.page.getByText('Un aviso del equipo de moderación')).toBeVisible()
+  await expect(target.page.getByText('Respeta a quien te dice que no le interesa')).toBeVisible()
 })

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import pg from 'pg'
 import { afterAll, beforeAll, test } from 'vitest'
-import { closeDatabase, getDatabase, openDatabase } from '~/platform/db/client.server'
+import { type SQL, sql } from 'drizzle-orm'
+import { closeDatabase, getDatabase, getDb, openDatabase } from '~/platform/db/client.server'
 
 /**
  * Opens a fresh, migrated database for the calling test file: an in-memory PGlite by
@@ -70,4 +71,24 @@ export function concurrencyTest(name: string, run: () => Promise<unknown>, timeo
     },
     timeout,
   )
+}
+
+/** A node of `explain (format json)`: the scan's table and index, and the nodes under it. */
+export type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] }
+
+/**
+ * The plans of some queries, with sequential scans priced out: the planner then shows the best
+ * index it has for each read (a test that no read goes through a whole table).
+ */
+export function plansOf(queries: SQL[]) {
+  return getDb().transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`)
+    const plans: PlanNode[] = []
+    for (const query of queries) {
+      const result = (await tx.execute(sql`explain (format json) ${query}`)) as unknown as { rows: Array<Record<string, unknown>> }
+      const json = Object.values(result.rows[0]!)[0]
+      plans.push((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode)
+    }
+    return plans
+  })
 }

@@ -62,6 +62,10 @@ export const profiles = pgTable(
     index('profiles_directory_idx')
       .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`is_complete`),
+    // The moderation queue lists the accounts under a suspension or an expulsion, a handful.
+    index('profiles_restricted_idx')
+      .on(table.userId)
+      .where(sql`suspended_until is not null or banned_at is not null`),
   ],
 )
 

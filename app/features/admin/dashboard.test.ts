@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { type PlanNode, plansOf, useTestDatabase } from '../../../tests/setup/database'
 import { activityQuery, contentQuery, healthQuery, loadDashboard, windowOf } from './dashboard.server'
 
 useTestDatabase()
@@ -246,7 +246,6 @@ describe('the dashboard of a known community (30 days to 2026-11-25)', () => {
       ceo_session_likes: [],
     }
     const PARTIAL = new Set(['jobs_due_idx', 'jobs_failed_idx'])
-    type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] }
     const meant = (relation: string, node: PlanNode) =>
       MEANT[relation]!.includes(node['Index Name'] as string) && Boolean(node['Index Cond'] || PARTIAL.has(node['Index Name'] as string))
     const unbounded = (node: PlanNode): string[] => {
@@ -261,20 +260,7 @@ describe('the dashboard of a known community (30 days to 2026-11-25)', () => {
       }
       return [...own, ...(node.Plans ?? []).flatMap(unbounded)]
     }
-    const found = await getDb().transaction(async (tx) => {
-      // With sequential scans priced out, the planner shows the best index it has for each read.
-      await tx.execute(sql`set local enable_seqscan = off`)
-      const plan = async (query: ReturnType<typeof sql>) => {
-        const result = (await tx.execute(sql`explain (format json) ${query}`)) as unknown as { rows: Array<Record<string, unknown>> }
-        const json = Object.values(result.rows[0]!)[0]
-        return (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode
-      }
-      return [
-        ...unbounded(await plan(activityQuery(w))),
-        ...unbounded(await plan(contentQuery(w))),
-        ...unbounded(await plan(healthQuery())),
-      ]
-    })
+    const found = (await plansOf([activityQuery(w), contentQuery(w), healthQuery()])).flatMap(unbounded)
     expect(found).toEqual([])
   })
 })

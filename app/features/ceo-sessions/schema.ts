@@ -13,7 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import { authorIdColumn, user, userIdColumn } from '../../platform/auth/schema'
-import { hiddenColumns } from '../moderation/schema'
+import { hiddenColumns, reviewRequestIndex } from '../moderation/schema'
 import { likesTable } from '../community/comments/schema'
 
 /** Spec 001 §4: a session is processing until its video is ready, then published. */
@@ -109,7 +109,10 @@ export const ceoSessionComments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     ...hiddenColumns(),
   },
-  (table) => [index('ceo_session_comments_session_idx').on(table.sessionId, table.createdAt)],
+  (table) => [
+    index('ceo_session_comments_session_idx').on(table.sessionId, table.createdAt),
+    reviewRequestIndex('ceo_session_comments_review_idx', table),
+  ],
 )
 
 /** Where a member left each session ('Continuar viendo'). */

@@ -239,9 +239,12 @@ export async function updatePost(postId: string, fields: { title: string; conten
     .where(eq(communityPosts.id, postId))
 }
 
-/** Deletes the post (comments, likes, attachments and notifications cascade); returns the files to remove. */
-export async function deletePost(postId: string) {
-  return getDb().transaction(async (tx) => {
+/**
+ * Deletes the post (comments, likes, attachments and notifications cascade); returns the files to
+ * remove once committed. Inside the caller's transaction when given (a moderator's decision).
+ */
+export async function deletePost(postId: string, executor: DbExecutor = getDb()) {
+  return executor.transaction(async (tx) => {
     const files = await tx.select({ filePath: postAttachments.filePath }).from(postAttachments).where(eq(postAttachments.postId, postId))
     await tx.delete(communityPosts).where(eq(communityPosts.id, postId))
     return files.map((file) => file.filePath)

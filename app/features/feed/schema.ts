@@ -1,7 +1,7 @@
 import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { authorIdColumn } from '../../platform/auth/schema'
 import { likesTable } from '../community/comments/schema'
-import { hiddenColumns } from '../moderation/schema'
+import { hiddenColumns, reviewRequestIndex } from '../moderation/schema'
 
 export const postCategories = pgTable('post_categories', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -45,6 +45,7 @@ export const communityPosts = pgTable(
       table.id.desc().nullsFirst(),
     ),
     index('community_posts_user_idx').on(table.userId),
+    reviewRequestIndex('community_posts_review_idx', table),
   ],
 )
 
@@ -82,6 +83,7 @@ export const communityComments = pgTable(
   (table) => [
     index('community_comments_post_idx').on(table.postId, table.createdAt),
     index('community_comments_created_idx').on(table.createdAt),
+    reviewRequestIndex('community_comments_review_idx', table),
   ],
 )
 

@@ -18,6 +18,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/
 import { UserAvatar } from '~/ui/user-avatar'
 import { Disclosure } from '~/ui/disclosure'
 import { DeletionChoices } from '~/features/account/components/deletion-choices'
+import { ReportButton } from '~/features/moderation/components/moderation-controls'
 import { memberAction } from './member-action.server'
 import { ROLE_NAMES } from './role-names'
 import { getUserRoles } from './roles.server'
@@ -137,7 +138,9 @@ export default function MemberProfilePage({ loaderData, actionData }: Route.Comp
               <Link to="/perfil" className="text-sm text-primary underline-offset-4 hover:underline">
                 Editar mi perfil
               </Link>
-            ) : null}
+            ) : (
+              <ReportButton kind="member" itemId={member.userId} className="justify-self-start" />
+            )}
           </div>
         </CardContent>
       </Card>

@@ -1,15 +1,27 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
-import { profiles, publicProfileColumns } from '~/features/account/schema'
+import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
+import { createElement } from 'react'
+import { displayName } from '~/features/account/display-name'
+import { profiles, publicProfileColumns, recipientColumns } from '~/features/account/schema'
+import { sessionComments } from '~/features/ceo-sessions/session-comments.server'
 import { ceoSessionComments, ceoSessions } from '~/features/ceo-sessions/schema'
+import { removeComment } from '~/features/community/comments/comments.server'
+import { postComments } from '~/features/feed/comments.server'
+import { deletePost } from '~/features/feed/posts.server'
 import { communityComments, communityPosts } from '~/features/feed/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
+import { notifications } from '~/features/notifications/schema'
 import { recordAudit } from '~/platform/audit/audit.server'
 import type { CurrentUser } from '~/platform/auth/guards.server'
-import { session, userRoles } from '~/platform/auth/schema'
+import { session, user, userRoles } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse, success } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
+import { fullDateTime } from '~/platform/dates'
+import { logger } from '~/platform/logger.server'
 import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { renderMail, enqueueRenderedMail } from '~/platform/mail/mail.server'
+import { NoticeEmail } from '~/platform/mail/notice-email'
+import { getStorage } from '~/platform/storage/storage.server'
 import { MODERATION_MESSAGES, REPORT_REASONS, type ReportReason } from './reasons'
 import { moderationDecisions, moderationReports } from './schema'
 
@@ -21,16 +33,21 @@ import { moderationDecisions, moderationReports } from './schema'
  */
 
 export type ItemKind = 'post' | 'comment' | 'session_comment'
+/** What members report: an item, or a member (the report's item id is their user id). */
+export type ReportedKind = ItemKind | 'member'
 
-/** Each kind of item: its table, and where it is read (the queue links there). */
+/** Each kind of item: its table, and the text the queue shows. */
 const ITEMS = {
   post: { table: communityPosts, text: sql<string>`${communityPosts.title} || ' — ' || coalesce(${communityPosts.content}, '')` },
   comment: { table: communityComments, text: sql<string>`${communityComments.content}` },
   session_comment: { table: ceoSessionComments, text: sql<string>`${ceoSessionComments.content}` },
 } as const
 
-/** Where an item is read: a post with its comments open, a session's comments. */
-function linkOf(kind: ItemKind, item: { id: string; postId?: string | null; sessionId?: string | null }) {
+const ITEM_KINDS = Object.keys(ITEMS) as ItemKind[]
+
+/** Where something reported is read: a post with its comments open, a session's comments, a member's profile. */
+function linkOf(kind: ReportedKind, item: { id: string; postId?: string | null; sessionId?: string | null }) {
+  if (kind === 'member') return `/usuario/${item.id}`
   if (kind === 'post') return `/comunidad?comentarios=${item.id}#post-${item.id}`
   if (kind === 'comment') return `/comunidad?comentarios=${item.postId}#comment-${item.id}`
   return `/video/${item.sessionId}#comment-${item.id}`
@@ -59,6 +76,25 @@ async function findItem(executor: DbExecutor, kind: ItemKind, id: string, { lock
   return item ?? null
 }
 
+/** Reported members as the queue shows them: their name and what they say of themselves; an expelled one counts as hidden. */
+async function selectMembers(executor: DbExecutor, userIds: string[]) {
+  if (userIds.length === 0) return []
+  const rows = await executor
+    .select({ userId: profiles.userId, ...publicProfileColumns, bio: profiles.bio, bannedAt: profiles.bannedAt })
+    .from(profiles)
+    .where(inArray(profiles.userId, userIds))
+  return rows.map((row) => ({
+    id: row.userId,
+    userId: row.userId as string | null,
+    name: displayName(row),
+    text: `Perfil de ${displayName(row)}${row.bio ? ` — ${row.bio}` : ''}`,
+    hiddenAt: row.bannedAt,
+    reviewRequestedAt: null,
+    postId: null,
+    sessionId: null,
+  }))
+}
+
 const excerpt = (text: string, length = 80) => (text.length > length ? `${text.slice(0, length - 1)}…` : text)
 
 /** Everyone who moderates (moderators and admins) hears of something for the queue, in the bell and by e-mail per their topic. */
@@ -72,15 +108,15 @@ async function tellModerators(tx: DbExecutor, title: string, message: string) {
   }
 }
 
-/** A member reports an item: one open report per member and item; moderators hear of it. */
+/** A member reports an item or another member: one open report per member and item; moderators hear of it. */
 export async function reportItem(
   member: CurrentUser,
-  input: { kind: ItemKind; itemId: string; reason: ReportReason; note?: string | null },
+  input: { kind: ReportedKind; itemId: string; reason: ReportReason; note?: string | null },
 ) {
   await enforceRateLimits([{ key: `report:${member.id}`, max: 10, windowSeconds: 60 * 60 }])
   const db = getDb()
-  const item = await findItem(db, input.kind, input.itemId)
-  if (!item || item.hiddenAt) refuse(404, MODERATION_MESSAGES.gone)
+  const item = input.kind === 'member' ? (await selectMembers(db, [input.itemId]))[0] : await findItem(db, input.kind, input.itemId)
+  if (!item || item.hiddenAt) refuse(404, input.kind === 'member' ? MODERATION_MESSAGES.memberGone : MODERATION_MESSAGES.gone)
   if (item.userId === member.id) refuse(400, MODERATION_MESSAGES.own)
   const reported = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -130,42 +166,88 @@ async function moveCounter(tx: DbExecutor, kind: ItemKind, item: { postId?: stri
   }
 }
 
+/**
+ * A hidden item leaves other members' bells: the notifications it caused (a comment, a reply) or
+ * that lead into it (a hidden post's thread) are withdrawn, but its author's. A restore does not
+ * bring them back: they told of something that was, meanwhile, not there.
+ */
+async function withdrawNotifications(tx: DbExecutor, kind: ItemKind, item: { id: string; userId: string | null }) {
+  const about = kind === 'post' ? eq(notifications.relatedPostId, item.id) : eq(notifications.relatedCommentId, item.id)
+  await tx.delete(notifications).where(item.userId ? and(about, ne(notifications.userId, item.userId)) : about)
+}
+
+/** What the reporters are told of each decision. */
 const OUTCOME = {
   hide: 'lo hemos ocultado',
+  delete: 'lo hemos eliminado',
   dismiss: 'no infringe las normas de la comunidad, así que sigue visible',
+  warn: 'hemos advertido a esa persona',
+  suspend: 'hemos limitado temporalmente su cuenta',
+  ban: 'esa persona ya no forma parte de la comunidad',
 } as const
 
+const AUDITED = {
+  hide: 'content_hidden',
+  delete: 'content_deleted',
+  dismiss: 'report_dismissed',
+  restore: 'content_restored',
+  warn: 'member_warned',
+  suspend: 'member_suspended',
+  ban: 'member_banned',
+  lift: 'member_reinstated',
+} as const
+
+/** Each reporter hears what was decided about what they reported, never by whom. */
+async function tellReporters(tx: DbExecutor, reporters: string[], what: string, action: keyof typeof OUTCOME) {
+  for (const reporterId of new Set(reporters)) {
+    await notifyInTransaction(tx, {
+      recipientId: reporterId,
+      actorId: null,
+      type: 'moderation_outcome',
+      title: 'Hemos revisado tu informe',
+      message: `Sobre ${what}: ${OUTCOME[action]}. Gracias por avisarnos.`,
+    })
+  }
+}
+
 /**
- * A moderator's decision on an item. 'hide' (with the reason its author sees) and 'dismiss' close
- * the item's open reports; 'hide' on a hidden item whose author asked for a review keeps it
- * hidden with the new reason; 'restore' shows a hidden item again. Each is conditional on what
- * the moderator saw: of two at once, one wins and the other gets 409.
+ * A moderator's decision on an item. 'hide' (with the reason its author sees), 'delete' (also
+ * with a reason) and 'dismiss' close the item's open reports; 'hide' or 'delete' on a hidden item
+ * whose author asked for a review keep it hidden with the new reason, or delete it; 'restore'
+ * shows a hidden item again. Each is conditional on what the moderator saw: of two at once, one
+ * wins and the other gets 409.
  */
 export async function decide(
   moderator: CurrentUser,
-  input: { kind: ItemKind; itemId: string; action: 'hide' | 'dismiss' | 'restore'; reason?: string | null },
+  input: { kind: ItemKind; itemId: string; action: 'hide' | 'delete' | 'dismiss' | 'restore'; reason?: string | null },
 ) {
   const { table } = ITEMS[input.kind]
   const reason = input.reason?.trim() || null
-  if (input.action === 'hide' && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
+  const removing = input.action === 'hide' || input.action === 'delete'
+  if (removing && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
   const outcome = await getDb().transaction(async (tx) => {
     const item = await findItem(tx, input.kind, input.itemId, { lock: true })
     if (!item) return 'gone' as const
     const closing =
-      input.action === 'restore' ? [] : await closeReports(tx, input.kind, item.id, input.action === 'hide' ? 'actioned' : 'dismissed')
+      input.action === 'restore' ? [] : await closeReports(tx, input.kind, item.id, input.action === 'dismiss' ? 'dismissed' : 'actioned')
     const reviewing = Boolean(item.hiddenAt && item.reviewRequestedAt)
+    if (removing) {
+      if (item.hiddenAt ? !reviewing : closing.length === 0) return 'taken' as const
+    } else if (input.action === 'dismiss') {
+      if (closing.length === 0) return 'taken' as const
+    } else if (!item.hiddenAt) return 'taken' as const
+
     if (input.action === 'hide') {
-      if (item.hiddenAt && !reviewing) return 'taken' as const
-      if (!item.hiddenAt && closing.length === 0) return 'taken' as const
       await tx
         .update(table)
         .set({ hiddenAt: item.hiddenAt ?? sql`now()`, hiddenReason: reason, reviewRequestedAt: null })
         .where(eq(table.id, item.id))
-      if (!item.hiddenAt) await moveCounter(tx, input.kind, item, -1)
-    } else if (input.action === 'dismiss') {
-      if (closing.length === 0) return 'taken' as const
-    } else {
-      if (!item.hiddenAt) return 'taken' as const
+      if (!item.hiddenAt) {
+        await moveCounter(tx, input.kind, item, -1)
+        await withdrawNotifications(tx, input.kind, item)
+      }
+    }
+    if (input.action === 'restore') {
       await tx.update(table).set({ hiddenAt: null, hiddenReason: null, reviewRequestedAt: null }).where(eq(table.id, item.id))
       await moveCounter(tx, input.kind, item, 1)
     }
@@ -174,7 +256,7 @@ export async function decide(
       .values({ kind: input.kind, itemId: item.id, userId: item.userId, decidedBy: moderator.id, action: input.action, reason })
     await recordAudit(
       {
-        action: input.action === 'hide' ? 'content_hidden' : input.action === 'dismiss' ? 'report_dismissed' : 'content_restored',
+        action: AUDITED[input.action],
         actorUserId: moderator.id,
         targetUserId: item.userId,
         details: { kind: input.kind, itemId: item.id, reason, reports: closing.length },
@@ -182,38 +264,48 @@ export async function decide(
       tx,
     )
     const what = `«${excerpt(item.text, 60)}»`
-    for (const reporterId of new Set(closing)) {
-      await notifyInTransaction(tx, {
-        recipientId: reporterId,
-        actorId: null,
-        type: 'moderation_outcome',
-        title: 'Hemos revisado tu informe',
-        message: `Sobre ${what}: ${OUTCOME[input.action as 'hide' | 'dismiss']}. Gracias por avisarnos.`,
-      })
-    }
+    if (input.action !== 'restore') await tellReporters(tx, closing, what, input.action)
     if (input.action !== 'dismiss') {
+      // A deleted post takes its notifications with it: the author's must not point at it.
+      const postId = input.kind === 'post' ? (input.action === 'delete' ? null : item.id) : item.postId
       await notifyInTransaction(tx, {
         recipientId: item.userId,
         actorId: null,
-        type: 'moderation_hidden',
-        title: input.action === 'hide' ? 'Hemos ocultado un contenido tuyo' : 'Tu contenido vuelve a estar visible',
-        message: input.action === 'hide' ? `${what}: ${reason}` : `${what} vuelve a verse en la comunidad.`,
-        ...(input.kind === 'post' ? { postId: item.id } : item.postId ? { postId: item.postId } : {}),
+        type: 'moderation_decision',
+        title: {
+          hide: 'Hemos ocultado un contenido tuyo',
+          delete: 'Hemos eliminado un contenido tuyo',
+          restore: 'Tu contenido vuelve a estar visible',
+        }[input.action],
+        message: input.action === 'restore' ? `${what} vuelve a verse en la comunidad.` : `${what}: ${reason}`,
+        postId,
       })
     }
-    return 'done' as const
+    if (input.action !== 'delete') return [] as string[]
+    if (input.kind === 'post') return deletePost(item.id, tx)
+    await removeComment(tx, input.kind === 'comment' ? postComments : sessionComments, item.id)
+    return [] as string[]
   })
   if (outcome === 'gone') refuse(404, MODERATION_MESSAGES.gone)
   if (outcome === 'taken') refuse(409, MODERATION_MESSAGES.taken)
-  const title = { hide: MODERATION_MESSAGES.hidden, dismiss: MODERATION_MESSAGES.dismissed, restore: MODERATION_MESSAGES.restored }[
-    input.action
-  ]
+  // A deleted post's attachments go once the deletion is committed.
+  for (const key of outcome) {
+    await getStorage()
+      .delete(key)
+      .catch((error) => logger.warn({ err: error, key }, 'A moderated post left a file behind'))
+  }
+  const title = {
+    hide: MODERATION_MESSAGES.hidden,
+    delete: MODERATION_MESSAGES.deleted,
+    dismiss: MODERATION_MESSAGES.dismissed,
+    restore: MODERATION_MESSAGES.restored,
+  }[input.action]
   // Back to the queue, which no longer lists what was decided.
   return redirectWithToast('/admin/moderacion', { type: 'success', title })
 }
 
 /** Closes the item's open reports; returns their reporters (none: someone decided first). */
-async function closeReports(tx: DbExecutor, kind: ItemKind, itemId: string, status: 'actioned' | 'dismissed') {
+async function closeReports(tx: DbExecutor, kind: ReportedKind, itemId: string, status: 'actioned' | 'dismissed') {
   const closed = await tx
     .update(moderationReports)
     .set({ status, closedAt: sql`now()` })
@@ -224,51 +316,56 @@ async function closeReports(tx: DbExecutor, kind: ItemKind, itemId: string, stat
 
 export const QUEUE_SIZE = 25
 
+/** Hidden items of one kind whose author asked for a review, shaped as the queue's entries (a partial index reads them). */
+function reviewsOf(kind: ItemKind) {
+  const { table } = ITEMS[kind]
+  return sql`select ${kind}::text, ${table.id}, 0, '{}'::text[], '{}'::text[], ${table.reviewRequestedAt}
+    from ${table} where ${table.hiddenAt} is not null and ${table.reviewRequestedAt} is not null`
+}
+
+/** What waits, oldest first: one page, with how many wait in all. */
+export function waitingQuery(page: number) {
+  const r = moderationReports
+  return sql`
+    with waiting (kind, item_id, reports, reasons, notes, since) as (
+      select ${r.kind}::text, ${r.itemId}, count(*)::int, array_agg(distinct ${r.reason}::text),
+        coalesce(array_agg(${r.note}) filter (where ${r.note} is not null), '{}'), min(${r.createdAt})
+      from ${r} where ${r.status} = 'open' group by 1, 2
+      union all ${reviewsOf('post')}
+      union all ${reviewsOf('comment')}
+      union all ${reviewsOf('session_comment')}
+    )
+    select kind, item_id as "itemId", reports, reasons, notes, since, (count(*) over ())::int as total
+    from waiting order by since, item_id limit ${QUEUE_SIZE} offset ${(page - 1) * QUEUE_SIZE}`
+}
+
+interface Waiting {
+  kind: ReportedKind
+  itemId: string
+  reports: number
+  reasons: ReportReason[]
+  notes: string[]
+  since: Date | string
+  total: number
+}
+
 /**
- * The queue: items with open reports (grouped: how many, which reasons, the notes), oldest report
- * first, then hidden items whose author asked for a review; each with its text, author, where it
- * is read, and the author's earlier decisions.
+ * One page of the queue: what waits for a decision, oldest first — items and members with open
+ * reports (grouped: how many, which reasons, the notes) and hidden items whose author asked for a
+ * review — each with its text, author, where it is read, and the author's earlier decisions.
  */
-export async function listQueue() {
+export async function listQueue(page = 1) {
   const db = getDb()
-  const groups = await db
-    .select({
-      kind: moderationReports.kind,
-      itemId: moderationReports.itemId,
-      reports: count(),
-      reasons: sql<ReportReason[]>`array_agg(distinct ${moderationReports.reason}::text)`,
-      notes: sql<string[]>`coalesce(array_agg(${moderationReports.note}) filter (where ${moderationReports.note} is not null), '{}')`,
-      firstAt: sql<Date>`min(${moderationReports.createdAt})`.mapWith((value) => new Date(value)),
-    })
-    .from(moderationReports)
-    .where(eq(moderationReports.status, 'open'))
-    .groupBy(moderationReports.kind, moderationReports.itemId)
-    .orderBy(asc(sql`min(${moderationReports.createdAt})`))
-    .limit(QUEUE_SIZE)
-  const reviews = await Promise.all(
-    (Object.keys(ITEMS) as ItemKind[]).map(async (kind) => {
-      const { table } = ITEMS[kind]
-      const rows = await db
-        .select({ id: table.id })
-        .from(table)
-        .where(and(isNotNull(table.hiddenAt), isNotNull(table.reviewRequestedAt)))
-        .orderBy(asc(table.reviewRequestedAt))
-        .limit(QUEUE_SIZE)
-      return rows.map((row) => ({ kind, itemId: row.id }))
-    }),
-  )
-  const entries = [
-    ...groups.map((group) => ({ ...group, review: false })),
-    ...reviews
-      .flat()
-      .map((entry) => ({ ...entry, reports: 0, reasons: [] as ReportReason[], notes: [] as string[], firstAt: null, review: true })),
-  ]
-  const items = new Map<string, NonNullable<Awaited<ReturnType<typeof findItem>>>>()
-  for (const kind of Object.keys(ITEMS) as ItemKind[]) {
-    const ids = entries.filter((entry) => entry.kind === kind).map((entry) => entry.itemId)
+  const result = (await db.execute(waitingQuery(page))) as unknown as { rows: Waiting[] }
+  const waiting = result.rows
+  const items = new Map<string, Awaited<ReturnType<typeof selectMembers>>[number] | NonNullable<Awaited<ReturnType<typeof findItem>>>>()
+  const idsOf = (kind: ReportedKind) => waiting.filter((entry) => entry.kind === kind).map((entry) => entry.itemId)
+  for (const kind of ITEM_KINDS) {
+    const ids = idsOf(kind)
     if (ids.length === 0) continue
     for (const item of await selectItems(db, kind).where(inArray(ITEMS[kind].table.id, ids))) items.set(`${kind}:${item.id}`, item)
   }
+  for (const member of await selectMembers(db, idsOf('member'))) items.set(`member:${member.id}`, member)
   const authorIds = [...new Set([...items.values()].map((item) => item.userId).filter((id): id is string => Boolean(id)))]
   const [authors, history] = authorIds.length
     ? await Promise.all([
@@ -288,12 +385,18 @@ export async function listQueue() {
           .orderBy(desc(moderationDecisions.createdAt)),
       ])
     : [[], []]
-  return entries.flatMap((entry) => {
+  const entries = waiting.flatMap((entry) => {
     const item = items.get(`${entry.kind}:${entry.itemId}`)
     if (!item) return []
     return [
       {
-        ...entry,
+        kind: entry.kind,
+        itemId: entry.itemId,
+        reports: entry.reports,
+        reasons: entry.reasons,
+        notes: entry.notes,
+        since: new Date(entry.since),
+        review: entry.reports === 0,
         text: item.text,
         link: linkOf(entry.kind, item),
         hidden: Boolean(item.hiddenAt),
@@ -302,9 +405,31 @@ export async function listQueue() {
       },
     ]
   })
+  return { entries, pageCount: Math.ceil((waiting[0]?.total ?? 0) / QUEUE_SIZE) }
 }
 
-/** Staff are not suspended or expelled from the queue: that is a change of role, an admin's. */
+/** The accounts under a suspension or an expulsion, for 'Levantar' (a partial index reads them). */
+export function listRestricted() {
+  return getDb()
+    .select({
+      userId: profiles.userId,
+      ...publicProfileColumns,
+      suspendedUntil: profiles.suspendedUntil,
+      bannedAt: profiles.bannedAt,
+      reason: profiles.suspensionReason,
+    })
+    .from(profiles)
+    .where(
+      and(
+        sql`(${profiles.suspendedUntil} is not null or ${profiles.bannedAt} is not null)`,
+        or(isNotNull(profiles.bannedAt), sql`${profiles.suspendedUntil} > now()`),
+      ),
+    )
+    .orderBy(profiles.userId)
+    .limit(100)
+}
+
+/** Staff are not warned, suspended or expelled from the queue: that is a change of role, an admin's. */
 async function refuseStaff(tx: DbExecutor, userId: string) {
   const [staff] = await tx
     .select({ role: userRoles.role })
@@ -313,50 +438,111 @@ async function refuseStaff(tx: DbExecutor, userId: string) {
   if (staff) refuse(403, MODERATION_MESSAGES.staff)
 }
 
+const daysOf = (days: number) => (days === 1 ? '1 día' : `${days} días`)
+
+/** What the member reads, in the bell (when they can still open it) and by e-mail. */
+function noticeOf(action: 'warn' | 'suspend' | 'ban', reason: string, days: number | null) {
+  if (action === 'warn') {
+    return {
+      title: 'Un aviso del equipo de moderación',
+      paragraphs: [
+        `El equipo de moderación te envía este aviso: ${reason}`,
+        'Puedes seguir participando con normalidad. Si crees que es un error, escríbenos.',
+      ],
+    }
+  }
+  if (action === 'suspend') {
+    const until = fullDateTime(new Date(Date.now() + days! * 24 * 60 * 60 * 1000))
+    return {
+      title: 'Tu cuenta está en modo lectura',
+      paragraphs: [
+        `Durante ${daysOf(days!)} podrás leer la comunidad, pero no publicar, comentar ni dar like (hasta el ${until}). Motivo: ${reason}`,
+        'Si crees que es un error, escríbenos.',
+      ],
+    }
+  }
+  return {
+    title: 'Ya no tienes acceso a la comunidad',
+    paragraphs: [
+      `El equipo de la comunidad ha cerrado tu acceso. Motivo: ${reason}`,
+      'Si tienes una suscripción, no cambia por esto: escríbenos si quieres cancelarla. Si crees que es un error, escríbenos también.',
+    ],
+  }
+}
+
 /**
- * 'Suspender' (moderators and admins): read-only for 1, 7 or 30 days, with the reason the member
- * is shown on every refused action; 'Expulsar' (admins): every session ends and no sign-in opens
- * another (auth.server.ts), premium left to the admin's billing decision; 'Levantar' undoes either.
+ * About a member, from the queue: 'Advertir' (a message, moderators and admins), 'Suspender'
+ * (read-only for 1, 7 or 30 days, the reason shown on every refused action), 'Expulsar' (admins:
+ * every session ends and no sign-in opens another, auth.server.ts; premium left to the admin's
+ * billing decision), 'Levantar' (undoes either) and, for a reported member, 'Descartar el
+ * informe'. Each is a decision in the member's history; warning, suspending and expelling close
+ * the reports about the member and reach them by e-mail too.
  */
 export async function decideOnMember(
   moderator: CurrentUser,
-  input: { userId: string; action: 'suspend' | 'ban' | 'lift'; days?: number | null; reason?: string | null },
+  input: { userId: string; action: 'warn' | 'suspend' | 'ban' | 'lift' | 'dismiss'; days?: number | null; reason?: string | null },
 ) {
+  const { action, userId } = input
   const reason = input.reason?.trim() || null
-  if (input.action !== 'lift' && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
-  if (input.action === 'ban' && !moderator.isAdmin) refuse(403, 'Solo un administrador puede expulsar a un miembro')
+  if ((action === 'warn' || action === 'suspend' || action === 'ban') && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
+  if (action === 'ban' && !moderator.isAdmin) refuse(403, 'Solo un administrador puede expulsar a un miembro')
   // The schema allows only SUSPENSION_DAYS; a suspension must name one of them.
-  const days = input.action === 'suspend' ? (input.days ?? refuse(400, 'Elige 1, 7 o 30 días')) : null
-  await getDb().transaction(async (tx) => {
-    await refuseStaff(tx, input.userId)
-    const set =
-      input.action === 'suspend'
-        ? { suspendedUntil: sql`now() + ${`${days} days`}::interval`, suspensionReason: reason }
-        : input.action === 'ban'
-          ? { bannedAt: sql`now()`, suspensionReason: reason }
-          : { suspendedUntil: null, bannedAt: null, suspensionReason: null }
-    const [changed] = await tx.update(profiles).set(set).where(eq(profiles.userId, input.userId)).returning({ userId: profiles.userId })
-    if (!changed) refuse(404, 'Miembro no encontrado')
-    if (input.action === 'ban') await tx.delete(session).where(eq(session.userId, input.userId))
+  const days = action === 'suspend' ? (input.days ?? refuse(400, 'Elige 1, 7 o 30 días')) : null
+  const db = getDb()
+  const [account] = await db
+    .select({ ...recipientColumns, ...publicProfileColumns, bannedAt: profiles.bannedAt })
+    .from(user)
+    .innerJoin(profiles, eq(profiles.userId, user.id))
+    .where(eq(user.id, userId))
+  if (!account) refuse(404, 'Miembro no encontrado')
+  if (action === 'lift' && account.bannedAt && !moderator.isAdmin)
+    refuse(403, 'Solo un administrador puede readmitir a un miembro expulsado')
+  // Rendered before the transaction opens (mail.server.ts).
+  const notice = action === 'warn' || action === 'suspend' || action === 'ban' ? noticeOf(action, reason!, days) : null
+  const mail = notice
+    ? await renderMail({
+        to: account.email,
+        subject: notice.title,
+        email: createElement(NoticeEmail, { title: notice.title, firstName: account.firstName, paragraphs: notice.paragraphs }),
+      })
+    : null
+  await db.transaction(async (tx) => {
+    if (action !== 'dismiss') await refuseStaff(tx, userId)
+    if (action === 'suspend' || action === 'ban' || action === 'lift') {
+      const set =
+        action === 'suspend'
+          ? { suspendedUntil: sql`now() + ${`${days} days`}::interval`, suspensionReason: reason }
+          : action === 'ban'
+            ? { bannedAt: sql`now()`, suspensionReason: reason }
+            : { suspendedUntil: null, bannedAt: null, suspensionReason: null }
+      await tx.update(profiles).set(set).where(eq(profiles.userId, userId))
+    }
+    if (action === 'ban') await tx.delete(session).where(eq(session.userId, userId))
+    const closing = action === 'lift' ? [] : await closeReports(tx, 'member', userId, action === 'dismiss' ? 'dismissed' : 'actioned')
+    if (action === 'dismiss' && closing.length === 0) refuse(409, MODERATION_MESSAGES.taken)
+    await tx.insert(moderationDecisions).values({ kind: 'member', itemId: userId, userId, decidedBy: moderator.id, action, reason })
     await recordAudit(
-      {
-        action: input.action === 'suspend' ? 'member_suspended' : input.action === 'ban' ? 'member_banned' : 'member_reinstated',
-        actorUserId: moderator.id,
-        targetUserId: input.userId,
-        details: { days, reason },
-      },
+      { action: AUDITED[action], actorUserId: moderator.id, targetUserId: userId, details: { days, reason, reports: closing.length } },
       tx,
     )
-    if (input.action === 'suspend') {
+    if (action !== 'lift') await tellReporters(tx, closing, `el perfil de ${displayName(account)}`, action)
+    if (notice && action !== 'ban') {
       await notifyInTransaction(tx, {
-        recipientId: input.userId,
+        recipientId: userId,
         actorId: null,
-        type: 'moderation_hidden',
-        title: 'Tu cuenta está en modo lectura',
-        message: `Durante ${days === 1 ? '1 día' : `${days} días`} podrás leer la comunidad, pero no publicar, comentar ni dar like. Motivo: ${reason}`,
+        type: 'moderation_decision',
+        title: notice.title,
+        message: notice.paragraphs[0]!,
       })
     }
+    if (mail) await enqueueRenderedMail(mail, tx)
   })
-  const title = { suspend: MODERATION_MESSAGES.suspended, ban: MODERATION_MESSAGES.banDone, lift: MODERATION_MESSAGES.lifted }[input.action]
+  const title = {
+    warn: MODERATION_MESSAGES.warned,
+    suspend: MODERATION_MESSAGES.suspended,
+    ban: MODERATION_MESSAGES.banDone,
+    lift: MODERATION_MESSAGES.lifted,
+    dismiss: MODERATION_MESSAGES.dismissed,
+  }[action]
   return redirectWithToast('/admin/moderacion', { type: 'success', title })
 }

@@ -34,7 +34,7 @@ const decide = (fields: Record<string, string>, cookie?: string) =>
       context,
     } as any),
   )
-const notificationsOf = (userId: string, type: 'moderation_report' | 'moderation_outcome' | 'moderation_hidden') =>
+const notificationsOf = (userId: string, type: 'moderation_report' | 'moderation_outcome' | 'moderation_decision') =>
   getDb()
     .select({ title: notifications.title, message: notifications.message })
     .from(notifications)
@@ -68,7 +68,7 @@ describe("'Informar'", () => {
     expect(own.status).toBe(400)
     expect(own.data.message.title).toBe(MODERATION_MESSAGES.own)
     expect((await report(crypto.randomUUID(), reader.cookie)).status).toBe(404)
-    for (const fields of [{ reason: 'aburrido' }, { kind: 'member' }, { note: 'x'.repeat(501) }, { itemId: "1' or '1'='1" }] as Array<
+    for (const fields of [{ reason: 'aburrido' }, { kind: 'usuario' }, { note: 'x'.repeat(501) }, { itemId: "1' or '1'='1" }] as Array<
       Record<string, string>
     >) {
       expect((await report(postId, moderator.cookie, fields)).status, JSON.stringify(fields).slice(0, 40)).toBe(400)
@@ -155,7 +155,7 @@ describe('the queue at /admin/moderacion', () => {
       expect(told!.message).toContain('lo hemos ocultado')
       expect(JSON.stringify(told)).not.toContain('moderator')
     }
-    expect(await notificationsOf(author.userId, 'moderation_hidden')).toEqual([
+    expect(await notificationsOf(author.userId, 'moderation_decision')).toEqual([
       { title: 'Hemos ocultado un contenido tuyo', message: expect.stringContaining('Contiene datos personales de un paciente') },
     ])
     const [line] = await getDb()

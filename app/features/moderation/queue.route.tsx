@@ -1,4 +1,4 @@
-import { Form, useNavigation } from 'react-router'
+import { Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { SELECT_CLASS } from '~/ui/input'
 import { requireModerationConsole } from '~/platform/auth/guards.server'
@@ -10,25 +10,47 @@ import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { decide, decideOnMember, listQueue } from './moderation.server'
+import { Pager } from '~/ui/pager'
+import { decide, decideOnMember, listQueue, listRestricted } from './moderation.server'
 import { HIDE_REASON_MAX, REPORT_REASONS, SUSPENSION_DAYS } from './reasons'
 import { DecisionIntent, MemberDecisionIntent } from './schemas'
 import type { Route } from './+types/queue.route'
 
-const KIND_LABELS = { post: 'Post', comment: 'Comentario', session_comment: 'Comentario de una sesión' } as const
-const ACTION_LABELS = { hide: 'Ocultado', delete: 'Eliminado', dismiss: 'Informe descartado', restore: 'Visible de nuevo' } as const
+const KIND_LABELS = { post: 'Post', comment: 'Comentario', session_comment: 'Comentario de una sesión', member: 'Perfil' } as const
+const ACTION_LABELS = {
+  hide: 'Ocultado',
+  delete: 'Eliminado',
+  dismiss: 'Informe descartado',
+  restore: 'Visible de nuevo',
+  warn: 'Advertido',
+  suspend: 'Suspendido',
+  ban: 'Expulsado',
+  lift: 'Suspensión levantada',
+} as const
 
 export async function loader({ request }: Route.LoaderArgs) {
   const moderator = await requireModerationConsole(request)
-  const queue = await listQueue()
+  const asked = Number.parseInt(new URL(request.url).searchParams.get('pagina') ?? '1', 10)
+  const page = Number.isFinite(asked) && asked > 0 ? Math.min(asked, 10_000) : 1
+  const [{ entries, pageCount }, restricted] = await Promise.all([listQueue(page), listRestricted()])
+  // A page emptied by the decisions taken on it goes back to the first.
+  if (entries.length === 0 && page > 1) throw redirect('/admin/moderacion')
   return {
     canBan: moderator.isAdmin,
-    queue: queue.map((entry) => ({
+    page,
+    pageCount,
+    queue: entries.map((entry) => ({
       ...entry,
-      firstAt: entry.firstAt?.toISOString() ?? null,
+      since: entry.since.toISOString(),
       authorId: entry.author?.userId ?? null,
       author: entry.author ? displayName(entry.author) : 'Miembro eliminado',
       history: entry.history.map((decision) => ({ ...decision, createdAt: decision.createdAt.toISOString() })),
+    })),
+    restricted: restricted.map((member) => ({
+      userId: member.userId,
+      name: displayName(member),
+      reason: member.reason,
+      until: member.bannedAt ? null : member.suspendedUntil!.toISOString(),
     })),
   }
 }
@@ -46,11 +68,11 @@ export function ErrorBoundary() {
   return <PartErrorBoundary failed="No se pudo cargar la cola de moderación" />
 }
 
-/** /admin/moderacion: what members reported, grouped by item, and the hidden items whose authors ask for a review. */
+/** /admin/moderacion: what members reported, grouped by item, the hidden items whose authors ask for a review, and the accounts under a suspension. */
 export default function ModerationQueue({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
-  const { queue } = loaderData
+  const { queue, restricted, canBan } = loaderData
   return (
     <section aria-labelledby="moderation-title" className="grid gap-4">
       <h2 id="moderation-title" className="text-xl font-semibold">
@@ -68,20 +90,24 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
               ) : (
                 <Badge>{`${entry.reports} ${entry.reports === 1 ? 'informe' : 'informes'}`}</Badge>
               )}
-              {entry.hidden ? <Badge variant="secondary">Oculto</Badge> : null}
+              {entry.hidden ? <Badge variant="secondary">{entry.kind === 'member' ? 'Expulsado' : 'Oculto'}</Badge> : null}
             </CardTitle>
           </CardHeader>
           <CardContent className="grid gap-3 text-sm">
             <blockquote className="whitespace-pre-line break-words rounded-md bg-muted/60 p-3">{entry.text}</blockquote>
             <a href={entry.link} className="justify-self-start font-medium text-primary underline">
-              Verlo en su contexto
+              {entry.kind === 'member' ? 'Ver su perfil' : 'Verlo en su contexto'}
             </a>
-            {entry.reasons.length ? (
-              <p>
-                <span className="font-medium">Motivos:</span> {entry.reasons.map((reason) => REPORT_REASONS[reason]).join(', ')}
-                {entry.firstAt ? ` · primer informe el ${fullDateTime(entry.firstAt)}` : ''}
-              </p>
-            ) : null}
+            <p>
+              {entry.reasons.length ? (
+                <>
+                  <span className="font-medium">Motivos:</span> {entry.reasons.map((reason) => REPORT_REASONS[reason]).join(', ')} · primer
+                  informe el {fullDateTime(entry.since)}
+                </>
+              ) : (
+                <>Revisión pedida el {fullDateTime(entry.since)}</>
+              )}
+            </p>
             {entry.notes.length ? (
               <ul className="grid list-disc gap-1 pl-5" aria-label="Notas de quienes informaron">
                 {entry.notes.map((note, index) => (
@@ -92,7 +118,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
               </ul>
             ) : null}
             <div>
-              <p className="font-medium">Historial del autor</p>
+              <p className="font-medium">{entry.kind === 'member' ? 'Historial del miembro' : 'Historial del autor'}</p>
               {entry.history.length ? (
                 <ul className="grid gap-1 text-muted-foreground">
                   {entry.history.map((decision, index) => (
@@ -106,39 +132,47 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
                 <p className="text-muted-foreground">Sin decisiones anteriores.</p>
               )}
             </div>
-            <Form method="post" className="grid gap-3 border-t pt-3">
-              <input type="hidden" name="intent" value="decide" />
-              <input type="hidden" name="kind" value={entry.kind} />
-              <input type="hidden" name="itemId" value={entry.itemId} />
-              <label className="grid gap-1">
-                <span className="font-medium">Motivo que verá el autor (para ocultar)</span>
-                <textarea name="reason" maxLength={HIDE_REASON_MAX} rows={2} className="rounded-md border bg-background p-2" />
-              </label>
-              <div className="flex flex-wrap gap-2">
-                <Button type="submit" name="action" value="hide" size="sm" disabled={busy}>
-                  {entry.review ? 'Mantener oculto' : 'Ocultar'}
-                </Button>
-                {entry.hidden ? (
-                  <Button type="submit" name="action" value="restore" size="sm" variant="outline" disabled={busy}>
-                    Restaurar
+            {entry.kind === 'member' ? null : (
+              <Form method="post" className="grid gap-3 border-t pt-3">
+                <input type="hidden" name="intent" value="decide" />
+                <input type="hidden" name="kind" value={entry.kind} />
+                <input type="hidden" name="itemId" value={entry.itemId} />
+                <label className="grid gap-1">
+                  <span className="font-medium">Motivo que verá el autor (para ocultar o eliminar)</span>
+                  <textarea name="reason" maxLength={HIDE_REASON_MAX} rows={2} className="rounded-md border bg-background p-2" />
+                </label>
+                <div className="flex flex-wrap gap-2">
+                  <Button type="submit" name="action" value="hide" size="sm" disabled={busy}>
+                    {entry.review ? 'Mantener oculto' : 'Ocultar'}
                   </Button>
-                ) : (
-                  <Button type="submit" name="action" value="dismiss" size="sm" variant="outline" disabled={busy}>
-                    Descartar el informe
+                  {entry.hidden ? (
+                    <Button type="submit" name="action" value="restore" size="sm" variant="outline" disabled={busy}>
+                      Restaurar
+                    </Button>
+                  ) : (
+                    <Button type="submit" name="action" value="dismiss" size="sm" variant="outline" disabled={busy}>
+                      Descartar el informe
+                    </Button>
+                  )}
+                  <Button type="submit" name="action" value="delete" size="sm" variant="destructive" disabled={busy}>
+                    Eliminar
                   </Button>
-                )}
-              </div>
-            </Form>
-            {entry.authorId ? (
+                </div>
+              </Form>
+            )}
+            {entry.authorId && !(entry.kind === 'member' && entry.hidden) ? (
               <Form method="post" className="grid gap-3 border-t pt-3" aria-label={`Sobre ${entry.author}`}>
                 <input type="hidden" name="intent" value="member" />
                 <input type="hidden" name="userId" value={entry.authorId} />
                 <p className="font-medium">Sobre {entry.author}</p>
                 <label className="grid gap-1">
-                  <span>Motivo que verá el miembro</span>
+                  <span>Aviso o motivo que verá el miembro</span>
                   <textarea name="reason" maxLength={HIDE_REASON_MAX} rows={2} className="rounded-md border bg-background p-2" />
                 </label>
                 <div className="flex flex-wrap items-center gap-2">
+                  <Button type="submit" name="action" value="warn" size="sm" variant="outline" disabled={busy}>
+                    Advertir al autor
+                  </Button>
                   <label className="flex items-center gap-2">
                     <span>Modo lectura durante</span>
                     <select name="days" defaultValue="7" className={SELECT_CLASS}>
@@ -152,23 +186,72 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
                   <Button type="submit" name="action" value="suspend" size="sm" variant="outline" disabled={busy}>
                     Suspender
                   </Button>
-                  {loaderData.canBan ? (
+                  {canBan ? (
                     <Button type="submit" name="action" value="ban" size="sm" variant="destructive" disabled={busy}>
                       Expulsar
                     </Button>
                   ) : null}
+                  {entry.kind === 'member' ? (
+                    <Button type="submit" name="action" value="dismiss" size="sm" variant="outline" disabled={busy}>
+                      Descartar el informe
+                    </Button>
+                  ) : null}
                 </div>
-                {loaderData.canBan ? (
-                  <p className="text-xs text-muted-foreground">
-                    Expulsar cierra todas sus sesiones y le impide volver a entrar. Su premium no cambia: cancélalo o retíralo en su ficha
-                    si corresponde.
-                  </p>
-                ) : null}
+                <p className="text-xs text-muted-foreground">
+                  El aviso, la suspensión y la expulsión le llegan también por correo.
+                  {canBan
+                    ? ' Expulsar cierra todas sus sesiones y le impide volver a entrar. Su premium no cambia: cancélalo o retíralo en su ficha si corresponde.'
+                    : ''}
+                </p>
               </Form>
             ) : null}
           </CardContent>
         </Card>
       ))}
+      <Pager
+        label="Páginas de la cola de moderación"
+        page={loaderData.page}
+        pageCount={loaderData.pageCount}
+        hrefOf={(page) => `?pagina=${page}`}
+      />
+      {restricted.length ? (
+        <section aria-labelledby="restricted-title" className="grid gap-2">
+          <h3 id="restricted-title" className="text-lg font-semibold">
+            Cuentas limitadas
+          </h3>
+          <ul className="grid gap-2">
+            {restricted.map((member) => (
+              <li key={member.userId} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-3 text-sm">
+                <span className="break-words">
+                  <a href={`/usuario/${member.userId}`} className="font-medium text-primary underline">
+                    {member.name}
+                  </a>
+                  {' · '}
+                  {member.until ? `En modo lectura hasta el ${fullDateTime(member.until)}` : 'Expulsado'}
+                  {member.reason ? `: ${member.reason}` : ''}
+                </span>
+                {member.until || canBan ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="member" />
+                    <input type="hidden" name="userId" value={member.userId} />
+                    <Button
+                      type="submit"
+                      name="action"
+                      value="lift"
+                      size="sm"
+                      variant="outline"
+                      disabled={busy}
+                      aria-label={`Levantar la limitación de ${member.name}`}
+                    >
+                      Levantar
+                    </Button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </section>
   )
 }

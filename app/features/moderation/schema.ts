@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm'
-import { index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { type AnyPgColumn, index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { authorIdColumn, user, userIdColumn } from '../../platform/auth/schema'
 
-/** What can be reported: a post, a comment of the feed, a comment of a CEO session. */
-export const reportedKindEnum = pgEnum('reported_kind', ['post', 'comment', 'session_comment'])
+/** What can be reported: a post, a comment of the feed, a comment of a CEO session, a member (item id: their user id). */
+export const reportedKindEnum = pgEnum('reported_kind', ['post', 'comment', 'session_comment', 'member'])
 
 /** Issue 28's reasons, in the order the form offers them. */
 export const reportReasonEnum = pgEnum('report_reason', ['spam', 'offensive', 'false', 'off_topic', 'confidential', 'other'])
 
-/** Open until a moderator decides; then 'actioned' (hidden or deleted) or 'dismissed'. */
+/** Open until a moderator decides; then 'actioned' (hidden, deleted, or the member warned, suspended or expelled) or 'dismissed'. */
 export const reportStatusEnum = pgEnum('report_status', ['open', 'actioned', 'dismissed'])
 
 /** A member's report of something they read (issue 28). One open report per member and item. */
@@ -37,7 +37,8 @@ export const moderationReports = pgTable(
   ],
 )
 
-export const decisionActionEnum = pgEnum('moderation_action', ['hide', 'delete', 'dismiss', 'restore'])
+/** About an item (hide, delete, dismiss, restore) or about its author (warn, suspend, ban, lift: kind 'member'). */
+export const decisionActionEnum = pgEnum('moderation_action', ['hide', 'delete', 'dismiss', 'restore', 'warn', 'suspend', 'ban', 'lift'])
 
 /**
  * What moderators decided about an item, with the reason its author is shown: the author's
@@ -71,3 +72,9 @@ export const hiddenColumns = () => ({
   hiddenReason: text('hidden_reason'),
   reviewRequestedAt: timestamp('review_requested_at', { withTimezone: true }),
 })
+
+/** The queue reads the hidden items whose author asked for a review without reading the table. */
+export const reviewRequestIndex = (name: string, table: { reviewRequestedAt: AnyPgColumn; hiddenAt: AnyPgColumn }) =>
+  index(name)
+    .on(table.reviewRequestedAt)
+    .where(sql`${table.hiddenAt} is not null and ${table.reviewRequestedAt} is not null`)

@@ -20,10 +20,11 @@ export const notificationTypeEnum = pgEnum('notification_type', [
   'event_spot',
   'event_reminder',
   'admission_application',
-  // Issue 28: a new report (to moderators), what became of a report (to its reporter), a hidden item (to its author).
+  // Issue 28: a new report (to moderators), what became of a report (to its reporter), a decision about
+  // a member's writing or account (to them: hidden, deleted, restored, a warning, a suspension).
   'moderation_report',
   'moderation_outcome',
-  'moderation_hidden',
+  'moderation_decision',
 ])
 
 export const notifications = pgTable(

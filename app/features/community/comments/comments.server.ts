@@ -190,22 +190,27 @@ async function addComment(
 
 /** Deleting a comment takes its replies with it; the counter drops by those it counted (not the hidden). */
 async function deleteComment(c: Commentable, commentId: string, moderation?: AuditEntry) {
-  const { comments: t, target: s } = c
   await getDb().transaction(async (tx) => {
     if (moderation) await recordAudit(moderation, tx)
-    const removed = await tx
-      .delete(t)
-      .where(sql`${t.id} = ${commentId} or ${t.parentCommentId} = ${commentId}`)
-      .returning({ targetId: c.on, hiddenAt: t.hiddenAt })
-    const targetId = removed[0]?.targetId
-    if (!targetId) return
-    const counted = removed.filter((row) => !row.hiddenAt).length
-    await tx
-      .update(s)
-      .set({ commentCount: sql`greatest(${s.commentCount} - ${counted}, 0)` })
-      .where(eq(s.id, targetId))
-    await c.changed?.(tx, targetId)
+    await removeComment(tx, c, commentId)
   })
+}
+
+/** The deletion itself, inside the caller's transaction (a moderator's decision from the queue). */
+export async function removeComment(tx: DbExecutor, c: Commentable, commentId: string) {
+  const { comments: t, target: s } = c
+  const removed = await tx
+    .delete(t)
+    .where(sql`${t.id} = ${commentId} or ${t.parentCommentId} = ${commentId}`)
+    .returning({ targetId: c.on, hiddenAt: t.hiddenAt })
+  const targetId = removed[0]?.targetId
+  if (!targetId) return
+  const counted = removed.filter((row) => !row.hiddenAt).length
+  await tx
+    .update(s)
+    .set({ commentCount: sql`greatest(${s.commentCount} - ${counted}, 0)` })
+    .where(eq(s.id, targetId))
+  await c.changed?.(tx, targetId)
 }
 
 type AddInput<F extends Subject> = Record<F, string> & { parentCommentId?: string; content: string }

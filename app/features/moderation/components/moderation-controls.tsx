@@ -7,7 +7,7 @@ import { cn } from '~/ui/cn'
 import { useResultToast } from '~/ui/toast'
 import { REPORT_NOTE_MAX, REPORT_REASONS } from '../reasons'
 
-export type ReportedKind = 'post' | 'comment' | 'session_comment'
+export type ReportedKind = 'post' | 'comment' | 'session_comment' | 'member'
 const ACTION = '/moderacion/informar'
 
 /**
