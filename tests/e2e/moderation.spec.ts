@@ -1,6 +1,6 @@
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { createPost, postCard, uniqueTitle } from './support/community'
-import { expect, test } from './support/fixtures'
+import { expect, newMember, test } from './support/fixtures'
 import { expectToast } from './support/ui'
 
 // Issue 28: a member reports a comment, a moderator hides it with a reason, its author sees why,
@@ -120,4 +120,22 @@ test('a member reports another from their profile; a moderator warns them; the w
   await target.page.goto('/notificaciones')
   await expect(target.page.getByText('Un aviso del equipo de moderación')).toBeVisible()
   await expect(target.page.getByText('Respeta a quien te dice que no le interesa')).toBeVisible()
+})
+
+test('without JavaScript, a member reports a post on a page of its own', async ({ pageAs, signedInAs }) => {
+  const author = await signedInAs('premium', { viewport: DESKTOP })
+  const title = uniqueTitle('Oferta de consultoría')
+  await createPost(author.page, title)
+  const page = await pageAs(await newMember('premium'), { javaScriptEnabled: false, viewport: MOBILE })
+  await page.goto('/comunidad')
+  const post = postCard(page, title)
+  await post.locator('summary', { hasText: 'Informar' }).click()
+  await post.getByRole('link', { name: 'Abrir el formulario para informar' }).click()
+  await expect(page.getByRole('heading', { name: 'Informar al equipo de moderación' })).toBeVisible()
+  await page.getByLabel('Spam').check()
+  await page.getByRole('button', { name: 'Enviar informe' }).click()
+  await expect(page.getByRole('status')).toHaveText(
+    'Gracias por avisarnos. El equipo de moderación lo revisará y te contaremos qué decide.',
+  )
+  await expectNoHorizontalOverflow(page, '/moderacion/informar', MOBILE)
 })

@@ -62,11 +62,13 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
         position: sql<string | null>`case when ${profiles.showsWork} then ${profiles.position} end`,
         isPremium: profiles.isPremium,
         createdAt: profiles.createdAt,
-        // One index lookup per card shown (community_posts_user_idx), whatever the community's size.
-        // Qualified by hand: inside a subquery Drizzle would print both columns as a bare "user_id".
-        postCount: sql<number>`(select count(*) from ${communityPosts} as authored where authored.user_id = "profiles"."user_id")`.mapWith(
-          Number,
-        ),
+        // One index lookup per card shown (community_posts_user_idx), whatever the community's size;
+        // what moderation hid is not counted (issue 28). Qualified by hand: inside a subquery
+        // Drizzle would print both columns as a bare "user_id".
+        postCount:
+          sql<number>`(select count(*) from ${communityPosts} as authored where authored.user_id = "profiles"."user_id" and authored.hidden_at is null)`.mapWith(
+            Number,
+          ),
       })
       .from(profiles)
       .where(where)

@@ -334,11 +334,11 @@ describe('member directory', () => {
     expect(outcome.data.directory.members[0].postCount).toBe(0)
   })
 
-  test('each card counts that member’s posts', async () => {
+  test('each card counts that member’s posts others can see (not what moderation hid)', async () => {
     const [lucia] = await getDb().select({ userId: profiles.userId }).from(profiles).where(eq(profiles.company, 'MedTech Sur'))
     await getDb()
       .insert(communityPosts)
-      .values([1, 2, 3].map((n) => ({ userId: lucia!.userId, title: `Post ${n}` })))
+      .values([1, 2, 3, 4].map((n) => ({ userId: lucia!.userId, title: `Post ${n}`, hiddenAt: n === 4 ? new Date() : null })))
     const outcome = await directory('?q=lucia', people.premium.cookie)
     expect(outcome.data.directory.members[0]).toMatchObject({ name: 'Lucía Pérez', postCount: 3 })
     const other = await directory('?q=alvarez', people.premium.cookie)

@@ -77,6 +77,25 @@ describe("'Informar'", () => {
     expect(await getDb().select().from(moderationReports).where(eq(moderationReports.itemId, postId))).toHaveLength(1)
   })
 
+  test('without JavaScript, the form has a page of its own; any other address there goes back to the community', async () => {
+    const reader = await person('member')
+    const page = (query: string, cookie?: string) =>
+      run(() => reportRoute.loader({ request: getRequest(`/moderacion/informar${query}`, { cookie }), params: {}, context } as any))
+    const itemId = crypto.randomUUID()
+    expect((await page(`?tipo=comment&id=${itemId}`, reader.cookie)).data).toEqual({ kind: 'comment', itemId })
+    expect((await page(`?tipo=member&id=${itemId}`, reader.cookie)).data).toEqual({ kind: 'member', itemId })
+    for (const query of [
+      '',
+      '?tipo=post',
+      `?tipo=usuario&id=${itemId}`,
+      '?tipo=post&id=1%27%20or%201=1',
+      `?tipo=post&id=${'a'.repeat(5000)}`,
+    ]) {
+      expect((await page(query, reader.cookie)).location, query.slice(0, 30)).toBe('/comunidad')
+    }
+    expect((await page(`?tipo=post&id=${itemId}`)).location).toMatch(/^\/auth/)
+  })
+
   test('ten reports an hour at most', async () => {
     const [author, reader] = [await person('premium'), await person('member')]
     for (let i = 0; i < 10; i++) expect((await report(await createPost(author.cookie), reader.cookie)).status).toBe(200)

@@ -1,5 +1,5 @@
 import { Flag } from 'lucide-react'
-import { useRef } from 'react'
+import { useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import type { Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
@@ -10,42 +10,75 @@ import { REPORT_NOTE_MAX, REPORT_REASONS } from '../reasons'
 export type ReportedKind = 'post' | 'comment' | 'session_comment' | 'member'
 const ACTION = '/moderacion/informar'
 
+/** Where 'Informar' leads without JavaScript: a page with the same form (report.route.tsx). */
+export const reportPageOf = (kind: ReportedKind, itemId: string) => `${ACTION}?tipo=${kind}&id=${itemId}`
+
 /**
- * 'Informar' (issue 28): a disclosure with the reasons and an optional note. With JavaScript it
- * posts in place and answers with a toast; without, the answer is a page of its own.
+ * 'Informar' (issue 28): a disclosure whose form mounts when it is opened, so a page of cards
+ * renders one line each. With JavaScript the form posts in place and answers with a toast;
+ * before it runs (or without it), opening it offers the same form on a page of its own.
  */
 export function ReportButton({ kind, itemId, className }: { kind: ReportedKind; itemId: string; className?: string }) {
-  const fetcher = useFetcher<Result>()
+  const [open, setOpen] = useState(false)
   const details = useRef<HTMLDetailsElement>(null)
-  useResultToast(fetcher.state, fetcher.data, { onSuccess: () => details.current?.removeAttribute('open') })
-  const name = `report-${itemId}`
   return (
-    <details ref={details} className={cn('group', className)}>
+    <details ref={details} className={cn('group', className)} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary className="inline-flex cursor-pointer list-none items-center gap-1 rounded px-2 py-1 text-xs text-muted-foreground hover:bg-accent [&::-webkit-details-marker]:hidden">
         <Flag className="size-3.5" aria-hidden /> Informar
       </summary>
-      <fetcher.Form method="post" action={ACTION} className="mt-2 grid gap-2 rounded-md border bg-background p-3 text-sm">
-        <input type="hidden" name="intent" value="report" />
-        <input type="hidden" name="kind" value={kind} />
-        <input type="hidden" name="itemId" value={itemId} />
-        <fieldset className="grid gap-1">
-          <legend className="mb-1 font-medium">¿Qué ocurre?</legend>
-          {Object.entries(REPORT_REASONS).map(([value, label], index) => (
-            <label key={value} className="flex items-center gap-2">
-              <input type="radio" name="reason" value={value} required defaultChecked={index === 0} className="size-4 accent-primary" />
-              {label}
-            </label>
-          ))}
-        </fieldset>
-        <label className="grid gap-1" htmlFor={`${name}-note`}>
-          <span className="font-medium">Nota para el equipo de moderación (opcional)</span>
-        </label>
-        <textarea id={`${name}-note`} name="note" rows={2} maxLength={REPORT_NOTE_MAX} className="rounded-md border bg-background p-2" />
-        <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'} className="justify-self-start">
-          {fetcher.state !== 'idle' ? 'Enviando...' : 'Enviar informe'}
-        </Button>
-      </fetcher.Form>
+      {open ? (
+        <ReportForm kind={kind} itemId={itemId} onSent={() => details.current?.removeAttribute('open')} className="mt-2" />
+      ) : (
+        <a href={reportPageOf(kind, itemId)} className="mt-2 block text-sm text-primary underline">
+          Abrir el formulario para informar
+        </a>
+      )}
     </details>
+  )
+}
+
+/** The report itself: a reason and an optional note (in the disclosure above, or on the no-JavaScript page). */
+export function ReportForm({
+  kind,
+  itemId,
+  onSent,
+  className,
+}: {
+  kind: ReportedKind
+  itemId: string
+  onSent?: () => void
+  className?: string
+}) {
+  const fetcher = useFetcher<Result>()
+  useResultToast(fetcher.state, fetcher.data, { onSuccess: onSent })
+  const name = `report-${itemId}`
+  return (
+    // Posted to the form's own page: without JavaScript, the answer is shown there.
+    <fetcher.Form
+      method="post"
+      action={reportPageOf(kind, itemId)}
+      className={cn('grid gap-2 rounded-md border bg-background p-3 text-sm', className)}
+    >
+      <input type="hidden" name="intent" value="report" />
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="itemId" value={itemId} />
+      <fieldset className="grid gap-1">
+        <legend className="mb-1 font-medium">¿Qué ocurre?</legend>
+        {Object.entries(REPORT_REASONS).map(([value, label], index) => (
+          <label key={value} className="flex items-center gap-2">
+            <input type="radio" name="reason" value={value} required defaultChecked={index === 0} className="size-4 accent-primary" />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <label className="grid gap-1" htmlFor={`${name}-note`}>
+        <span className="font-medium">Nota para el equipo de moderación (opcional)</span>
+      </label>
+      <textarea id={`${name}-note`} name="note" rows={2} maxLength={REPORT_NOTE_MAX} className="rounded-md border bg-background p-2" />
+      <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'} className="justify-self-start">
+        {fetcher.state !== 'idle' ? 'Enviando...' : 'Enviar informe'}
+      </Button>
+    </fetcher.Form>
   )
 }
 
