@@ -1,7 +1,8 @@
-import { eq, inArray, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, or, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { profiles } from '~/features/account/schema'
 import { admissionApplications } from '~/features/admission/schema'
+import { moderationDecisions, moderationReports } from '~/features/moderation/schema'
 import { readSubscriptions, getStripe } from '~/features/billing/stripe.server'
 import { ceoSessionComments, ceoSessionLikes, ceoSessions } from '~/features/ceo-sessions/schema'
 import { toggleRegistration } from '~/features/events/events.server'
@@ -116,16 +117,25 @@ export async function deleteAccount({ userId, actorId, writing }: { userId: stri
       if (posts.length) {
         await tx
           .update(communityPosts)
-          .set({ commentCount: sql`(select count(*) from ${communityComments} c where c.post_id = ${communityPosts.id})` })
+          .set({
+            commentCount: sql`(select count(*) from ${communityComments} c where c.post_id = ${communityPosts.id} and c.hidden_at is null)`,
+          })
           .where(inArray(communityPosts.id, [...new Set(posts.map((post) => post.id))]))
       }
       if (sessions.length) {
         await tx
           .update(ceoSessions)
-          .set({ commentCount: sql`(select count(*) from ${ceoSessionComments} c where c.session_id = ${ceoSessions.id})` })
+          .set({
+            commentCount: sql`(select count(*) from ${ceoSessionComments} c where c.session_id = ${ceoSessions.id} and c.hidden_at is null)`,
+          })
           .where(inArray(ceoSessions.id, [...new Set(sessions.map((session) => session.id))]))
       }
       await tx.delete(communityPosts).where(eq(communityPosts.userId, userId))
+    }
+    // Reports about them and decisions on their account name them by id: they go with the account
+    // (decisions on what they wrote stay, about nobody, as the author column is set null).
+    for (const table of [moderationReports, moderationDecisions]) {
+      await tx.delete(table).where(and(eq(table.kind, 'member'), eq(table.itemId, userId)))
     }
     // 'A Marta le gusta tu post': the words name them, so the notification goes.
     await tx.delete(notifications).where(eq(notifications.actorUserId, userId))

@@ -5,6 +5,7 @@ import { ceoSessionComments, ceoSessionLikes, ceoSessionProgress, ceoSessions } 
 import { createEvent, toggleRegistration } from '~/features/events/events.server'
 import { eventAttendees } from '~/features/events/schema'
 import { communityComments, communityPosts } from '~/features/feed/schema'
+import { moderationDecisions, moderationReports } from '~/features/moderation/schema'
 import { notifications } from '~/features/notifications/schema'
 import * as memberRoute from '~/features/members/member.route'
 import { auditLog } from '~/platform/audit/schema'
@@ -44,7 +45,12 @@ const rows = async (query: ReturnType<typeof sql>) => ((await getDb().execute(qu
 async function memberColumns() {
   return (await rows(sql`select table_name, column_name from information_schema.columns
     where table_schema = 'public' and column_name in ('user_id', 'actor_user_id', 'target_user_id', 'created_by', 'decided_by')
-    union all select 'user', 'id'`)) as Array<{ table_name: string; column_name: string }>
+    union all select 'user', 'id'
+    -- A report about a member and a decision on their account name them as the item.
+    union all select 'moderation_reports', 'item_id' union all select 'moderation_decisions', 'item_id'`)) as Array<{
+    table_name: string
+    column_name: string
+  }>
 }
 
 /** Every row, in any table, that still names `userId` (table → count). */
@@ -138,6 +144,11 @@ async function busyMember() {
     .where(eq(profiles.userId, member.userId!))
   await profile({ intent: 'export-data' }, member.cookie)
   await runDueJobs({ names: ['account.data-export'] })
+  // Reported by another member, and warned by the team.
+  await db.insert(moderationReports).values({ userId: other.userId!, kind: 'member', itemId: member.userId!, reason: 'spam' })
+  await db
+    .insert(moderationDecisions)
+    .values({ kind: 'member', itemId: member.userId!, userId: member.userId!, decidedBy: admin.userId!, action: 'warn', reason: 'Aviso' })
 
   const [attachment] = await rows(sql`select file_path from post_attachments where post_id = ${ownPost}`)
   return {
@@ -402,7 +413,15 @@ describe('what a deletion covers', () => {
       where c.contype = 'f' and c.confrelid = '"user"'::regclass`)) as Array<{ table_name: string; column_name: string; on_delete: string }>
     const ruleOf = new Map(rules.map((rule) => [`${rule.table_name}.${rule.column_name}`, rule.on_delete]))
     // The audit log names people by id alone and outlives them: it records who did what, deletions included (ADR 0028).
-    const kept = new Set(['audit_log.actor_user_id', 'audit_log.target_user_id', 'user.id'])
+    // A member as a reported item has no foreign key (the column names posts and comments too):
+    // deleteAccount removes those rows itself, which the busy member's deletion above proves.
+    const kept = new Set([
+      'audit_log.actor_user_id',
+      'audit_log.target_user_id',
+      'user.id',
+      'moderation_reports.item_id',
+      'moderation_decisions.item_id',
+    ])
     const loose = (await memberColumns())
       .map(({ table_name, column_name }) => `${table_name}.${column_name}`)
       .filter((column) => !kept.has(column) && !['c', 'n'].includes(ruleOf.get(column) ?? ''))

@@ -183,6 +183,11 @@ export default function PrivacidadPage() {
             investigar un incidente concreto.
           </li>
           <li>
+            <B>Moderación:</B> los informes que envía, mientras su cuenta exista; las decisiones del equipo sobre lo que publica o sobre su
+            cuenta (ocultar, eliminar, avisos, suspensiones), con su motivo, mientras su cuenta exista, y después sin nada que le
+            identifique. Ambos están en la descarga de sus datos; quién decidió no se muestra a los miembros.
+          </li>
+          <li>
             <B>Grabaciones de sesiones:</B> mientras formen parte del archivo de la comunidad. Puede pedirnos que eliminemos su
             intervención, y atenderemos la solicitud conforme a sus derechos de supresión y oposición.
           </li>
