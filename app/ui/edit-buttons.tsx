@@ -3,9 +3,9 @@ import { useHydrated } from './use-hydrated'
 
 /**
  * An edit-in-place form's 'Guardar', and its 'Cancelar' once the page runs: before that the form
- * sits in a disclosure, which closes itself.
+ * sits in a disclosure, which closes itself, or on a page of its own, which `cancelTo` leaves.
  */
-export function EditButtons({ disabled, onCancel }: { disabled: boolean; onCancel?: () => void }) {
+export function EditButtons({ disabled, onCancel, cancelTo }: { disabled: boolean; onCancel?: () => void; cancelTo?: string }) {
   const hydrated = useHydrated()
   return (
     <div className="flex gap-2">
@@ -15,6 +15,11 @@ export function EditButtons({ disabled, onCancel }: { disabled: boolean; onCance
       {onCancel && hydrated ? (
         <Button type="button" size="sm" variant="ghost" onClick={onCancel}>
           Cancelar
+        </Button>
+      ) : null}
+      {cancelTo && !hydrated ? (
+        <Button asChild size="sm" variant="ghost">
+          <a href={cancelTo}>Cancelar</a>
         </Button>
       ) : null}
     </div>

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
-import { commentsOf, createPost, feedAction, markAllRead, POST_CARD, postCard, uniqueTitle } from './support/community'
+import { commentsOf, createPost, feedAction, idOf, markAllRead, POST_CARD, postCard, uniqueTitle } from './support/community'
 import { expect, newMember, type SignedIn, test } from './support/fixtures'
 import { expectToast, liveStreamOpen } from './support/ui'
 
@@ -218,12 +218,15 @@ test('without JavaScript a member posts a link, comments, replies, edits and del
   await expect(post.locator('p', { hasText: 'Una respuesta' })).toHaveCount(0)
   await expect(page.getByRole('status').filter({ hasText: 'Comentario eliminado' })).toBeVisible()
 
-  // The post itself: edit, then delete behind the confirmation.
-  const footer = post.locator('footer')
-  await footer.locator('summary', { hasText: 'Editar' }).click()
-  await post.screenshot({ path: 'test-results/screens/feed-without-javascript.png' })
-  await footer.getByLabel('Título').fill(revisedTitle)
-  await footer.getByRole('button', { name: 'Guardar' }).click()
+  // The post itself: 'Editar' is a link to the feed with its form open; then delete behind the confirmation.
+  const postId = await idOf(post, 'post')
+  await post.locator('footer').getByRole('link', { name: 'Editar' }).click()
+  await expect(page).toHaveURL(new RegExp(`editar=${postId}`))
+  const editing = page.locator(`#post-${postId}`)
+  await editing.screenshot({ path: 'test-results/screens/feed-without-javascript.png' })
+  await expect(editing.getByRole('link', { name: 'Cancelar' })).toHaveAttribute('href', `/comunidad#post-${postId}`)
+  await editing.getByLabel('Título').fill(revisedTitle)
+  await editing.getByRole('button', { name: 'Guardar' }).click()
   const revised = postCard(page, revisedTitle)
   await expect(revised).toBeVisible()
   await revised.locator('footer summary', { hasText: 'Eliminar' }).click()

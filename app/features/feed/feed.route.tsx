@@ -28,16 +28,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   const categoryId = categoryParam && UUID.test(categoryParam) ? categoryParam : null
   const commentsFor = params.get('comentarios')
   const openFor = commentsFor && UUID.test(commentsFor) ? commentsFor : null
+  const editParam = params.get('editar')
+  const editing = editParam && UUID.test(editParam) ? editParam : null
   const [categories, feed, openComments] = await Promise.all([
     // Spec 001 §8: the posts still show when the categories cannot be loaded.
     orWhenFailed(listCategories(), null, 'categories'),
     listFeed({ viewerId: user.id, categoryId, cursor: decodeCursor(params.get('cursor')), limit: feedPageSize(params.get('cantidad')) }),
     openFor ? listComments(postComments, openFor, user) : null,
   ])
-  // A notification links to its post with the comments open; if the post is not on this page,
-  // it is shown first.
-  if (openFor && !feed.posts.some((post) => post.id === openFor)) {
-    feed.posts.unshift(...(await listFeed({ viewerId: user.id, postId: openFor, limit: 1 })).posts)
+  // A notification links to its post with the comments open, and the no-JS 'Editar' to its post
+  // with the form open; if the post is not on this page, it is shown first.
+  const shown = openFor ?? editing
+  if (shown && !feed.posts.some((post) => post.id === shown)) {
+    feed.posts.unshift(...(await listFeed({ viewerId: user.id, postId: shown, limit: 1 })).posts)
   }
   return {
     name: displayName(user.profile),
@@ -45,6 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     categories,
     categoryId,
     composing: params.get('nuevo') === '1',
+    editing,
     feed: { posts: feed.posts.map((post) => toPostView(post, user)), nextCursor: feed.nextCursor },
     openComments: openComments && openFor ? { postId: openFor, comments: openComments } : null,
   }
@@ -90,7 +94,7 @@ export default function FeedPage({ loaderData, actionData }: Route.ComponentProp
           No se pudieron cargar las categorías
         </p>
       )}
-      <Feed page={loaderData.feed} categoryId={loaderData.categoryId} openComments={loaderData.openComments} />
+      <Feed page={loaderData.feed} categoryId={loaderData.categoryId} openComments={loaderData.openComments} editing={loaderData.editing} />
     </>
   )
 }

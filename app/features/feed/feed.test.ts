@@ -267,6 +267,32 @@ describe('feed pagination', () => {
     expect((await run(() => layoutRoute.loader({ request: getRequest('/comunidad'), params: {}, context: {} } as any))).status).toBe(302)
   })
 
+  test("without JavaScript 'Editar' is ?editar=<id>: the post comes first with its form, only for its author", async () => {
+    const { author, ids } = await seedPosts(25, 'Editable sin JavaScript')
+    const oldest = ids[24]!
+    const page = await feedLoader(`?editar=${oldest}`, author.cookie)
+    expect(page.data.editing).toBe(oldest)
+    const [first] = page.data.feed.posts
+    expect(first).toMatchObject({ id: oldest, canEdit: true })
+    const render = (post: unknown) =>
+      renderToString(
+        createElement(RouterProvider, {
+          router: createMemoryRouter([{ path: '/', element: createElement(PostCard, { post, editOnLoad: true } as never) }]),
+        }),
+      )
+    const own = render(first)
+    expect(own).toContain('name="intent" value="update-post"')
+    expect(own).toContain('Guardar')
+    // Another member following the same link sees the post, never a form for it.
+    const other = (await feedLoader(`?editar=${oldest}`, people.premium.cookie)).data.feed.posts[0]
+    expect(other).toMatchObject({ id: oldest, canEdit: false })
+    expect(render(other)).not.toContain('update-post')
+    // Junk is ignored: the first page as usual.
+    const junk = await feedLoader('?editar=%3Cscript%3E', author.cookie)
+    expect(junk.data.editing).toBeNull()
+    expect(junk.data.feed.posts.map((post: { id: string }) => post.id)).not.toContain(oldest)
+  })
+
   test('a forged cursor is ignored (first page)', async () => {
     const idsOf = async (query: string) =>
       (await feedLoader(query, people.premium.cookie)).data.feed.posts.map((post: { id: string }) => post.id)

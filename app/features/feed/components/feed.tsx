@@ -26,10 +26,13 @@ export function Feed({
   page,
   categoryId,
   openComments,
+  editing,
 }: {
   page: FeedPage
   categoryId: string | null
   openComments: { postId: string; comments: CommentView[] } | null
+  /** The post whose form the page opens (the no-JS 'Editar'). */
+  editing: string | null
 }) {
   const more = useFetcher<FeedData>()
   const reload = useFetcher<FeedData>()
@@ -94,7 +97,12 @@ export function Feed({
         Publicaciones
       </h2>
       {posts.map((post) => (
-        <PostCard key={post.id} post={post} initialComments={openComments?.postId === post.id ? openComments.comments : undefined} />
+        <PostCard
+          key={post.id}
+          post={post}
+          initialComments={openComments?.postId === post.id ? openComments.comments : undefined}
+          editOnLoad={editing === post.id}
+        />
       ))}
       {cursor ? (
         <Link

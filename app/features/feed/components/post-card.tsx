@@ -15,13 +15,15 @@ import { useLivePostStats } from '~/features/notifications/live-events'
 import { LikeButton } from '~/features/community/comments/like-button'
 import type { CommentView } from '~/features/community/comments/types'
 import { useFocusReturn } from '~/ui/use-focus-return'
+import { lazyPart } from '~/ui/lazy-part'
 import { CommentsPanel } from '~/features/community/comments/comments-panel'
 import { HiddenNotice, ReportButton } from '~/features/moderation/components/moderation-controls'
-// Not a lazy part: for the member's own posts the page renders it (in the no-JS 'Editar') while
-// it hydrates, and a part still loading there held back later router updates (the bell's count).
-import { PostEditForm } from './post-edit-form'
 
-/** The edit form and its form library load when a post is first edited. */
+/**
+ * The edit form and its form library load when a member first edits a post. Without JavaScript
+ * 'Editar' is a link (`?editar=<id>`) to the feed with that post's form open.
+ */
+const PostEditForm = lazyPart(() => import('./post-edit-form').then((module) => module.PostEditForm))
 
 /** Spec: text over 150 characters or more than 2 lines collapses behind 'Ver más'. */
 const COLLAPSE_CHARS = 150
@@ -31,10 +33,19 @@ function formatSize(bytes: number) {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
-export function PostCard({ post, initialComments }: { post: FeedPostView; initialComments?: CommentView[] }) {
+export function PostCard({
+  post,
+  initialComments,
+  editOnLoad = false,
+}: {
+  post: FeedPostView
+  initialComments?: CommentView[]
+  /** Opened from the no-JS 'Editar' link. */
+  editOnLoad?: boolean
+}) {
   const remove = useFetcher<FeedResult>()
   const pin = useFetcher<FeedResult>()
-  const [editing, setEditing] = useState(false)
+  const [editing, setEditing] = useState(editOnLoad && post.canEdit)
   const editButton = useFocusReturn<HTMLButtonElement>(editing)
   const [showComments, setShowComments] = useState(Boolean(initialComments))
   const [expanded, setExpanded] = useState(false)
@@ -208,17 +219,11 @@ export function PostCard({ post, initialComments }: { post: FeedPostView; initia
                 <Pencil aria-hidden /> Editar
               </Button>
             ) : (
-              <Disclosure
-                summary={
-                  <>
-                    <Pencil aria-hidden /> Editar
-                  </>
-                }
-                summaryClassName="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium hover:bg-accent [&_svg]:size-4"
-                className="open:order-last open:basis-full"
-              >
-                <PostEditForm post={post} />
-              </Disclosure>
+              <Button asChild variant="ghost" size="sm">
+                <Link to={`/comunidad?editar=${post.id}#post-${post.id}`}>
+                  <Pencil aria-hidden /> Editar
+                </Link>
+              </Button>
             )
           ) : null}
           {post.canDelete ? (

@@ -10,7 +10,7 @@ import { POST_CONTENT_MAX, POST_TITLE_MAX } from '../limits'
 import type { EditPostSchema } from '../schemas'
 import { FEED_ACTION, type FeedPostView, type FeedResult } from '../types'
 
-/** A post's edit form: in place once the page is interactive, inside a disclosure without JavaScript. */
+/** A post's edit form: in place once the page is interactive; without JavaScript, on the feed opened at `?editar=<id>`. */
 export function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: () => void }) {
   const fetcher = useFetcher<FeedResult>()
   const [form, fields] = useForm<z.input<typeof EditPostSchema>>({
@@ -32,7 +32,7 @@ export function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: ()
       <Field ref={title} label="Título" field={fields.title} maxLength={POST_TITLE_MAX} />
       {post.postType === 'link' ? <Field label="URL" field={fields.linkUrl} type="url" /> : null}
       <TextareaField label="Contenido" field={fields.content} rows={5} maxLength={POST_CONTENT_MAX} />
-      <EditButtons disabled={fetcher.state !== 'idle'} onCancel={onDone} />
+      <EditButtons disabled={fetcher.state !== 'idle'} onCancel={onDone} cancelTo={`/comunidad#post-${post.id}`} />
     </fetcher.Form>
   )
 }

@@ -61,17 +61,19 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   const [open, setOpen] = useState(false)
   const [unread, setUnread] = useState(initialUnread)
   const [readIds, setReadIds] = useState<Set<string>>(new Set())
-
-  useEffect(() => setUnread(initialUnread), [initialUnread])
-  useEffect(() => {
-    if (list.data?.ok) {
+  // The newest count wins, whichever brought it: the page's data, the list, a marking. Taken while
+  // rendering (React's way to follow new data), not in effects keyed on the fetchers' data: such an
+  // effect was seen not to run after the list arrived, leaving the bell on its old count.
+  const [seen, setSeen] = useState({ initialUnread, list: list.data, mark: mark.data })
+  if (seen.initialUnread !== initialUnread || seen.list !== list.data || seen.mark !== mark.data) {
+    setSeen({ initialUnread, list: list.data, mark: mark.data })
+    if (seen.initialUnread !== initialUnread) setUnread(initialUnread)
+    if (seen.list !== list.data && list.data?.ok) {
       setUnread(list.data.unreadCount)
       setReadIds(new Set())
     }
-  }, [list.data])
-  useEffect(() => {
-    if (mark.data?.ok) setUnread(mark.data.unreadCount)
-  }, [mark.data])
+    if (seen.mark !== mark.data && mark.data?.ok) setUnread(mark.data.unreadCount)
+  }
 
   // Its own part route: a list that cannot be loaded is the bell's to say, never the page's.
   const refresh = () => void list.load('/notificaciones/campana')
