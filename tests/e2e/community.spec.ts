@@ -225,6 +225,12 @@ test('without JavaScript a member posts a link, comments, replies, edits and del
   const editing = page.locator(`#post-${postId}`)
   await editing.screenshot({ path: 'test-results/screens/feed-without-javascript.png' })
   await expect(editing.getByRole('link', { name: 'Cancelar' })).toHaveAttribute('href', `/comunidad#post-${postId}`)
+  // Refused, the page comes back with the form open and the words typed in it.
+  await editing.getByLabel('Título').fill('Informe\u202Efdp.exe')
+  await editing.getByLabel('Contenido').fill('Un resumen nuevo que no se pierde')
+  await editing.getByRole('button', { name: 'Guardar' }).click()
+  await expect(editing.getByText('El título contiene caracteres no válidos')).toBeVisible()
+  await expect(editing.getByLabel('Contenido')).toHaveValue('Un resumen nuevo que no se pierde')
   await editing.getByLabel('Título').fill(revisedTitle)
   await editing.getByRole('button', { name: 'Guardar' }).click()
   const revised = postCard(page, revisedTitle)

@@ -94,7 +94,13 @@ export default function FeedPage({ loaderData, actionData }: Route.ComponentProp
           No se pudieron cargar las categorías
         </p>
       )}
-      <Feed page={loaderData.feed} categoryId={loaderData.categoryId} openComments={loaderData.openComments} editing={loaderData.editing} />
+      <Feed
+        page={loaderData.feed}
+        categoryId={loaderData.categoryId}
+        openComments={loaderData.openComments}
+        // A saved edit closes its form; a failed one (its address names the post) stays open.
+        editing={actionData?.ok ? null : loaderData.editing}
+      />
     </>
   )
 }

@@ -38,3 +38,9 @@ export const postThread = (postId: string): CommentThread => ({
   url: `/comunidad/posts/${postId}/comentarios`,
   likes: true,
 })
+
+/** The page's answer when it is a failed edit of this post (a form posted without JavaScript). */
+export function failedEditOf(result: FeedResult | undefined, postId: string) {
+  const sent = result && !result.ok ? result.submission?.initialValue : undefined
+  return sent?.intent === 'update-post' && sent.postId === postId ? result : undefined
+}

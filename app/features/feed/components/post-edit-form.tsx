@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { useEffect, useRef } from 'react'
-import { useFetcher } from 'react-router'
+import { useActionData, useFetcher } from 'react-router'
 import { failedSubmission } from '~/platform/http/result'
 import { EditButtons } from '~/ui/edit-buttons'
 import { Field, TextareaField } from '~/ui/field'
@@ -8,14 +8,16 @@ import { useResultToast } from '~/ui/toast'
 import type { z } from 'zod'
 import { POST_CONTENT_MAX, POST_TITLE_MAX } from '../limits'
 import type { EditPostSchema } from '../schemas'
-import { FEED_ACTION, type FeedPostView, type FeedResult } from '../types'
+import { FEED_ACTION, failedEditOf, type FeedPostView, type FeedResult } from '../types'
 
 /** A post's edit form: in place once the page is interactive; without JavaScript, on the feed opened at `?editar=<id>`. */
 export function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: () => void }) {
   const fetcher = useFetcher<FeedResult>()
+  // Without JavaScript the form posted the page itself: its failure comes back as the page's.
+  const pageResult = useActionData<FeedResult>()
   const [form, fields] = useForm<z.input<typeof EditPostSchema>>({
     id: `edit-post-${post.id}`,
-    lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data) : undefined,
+    lastResult: fetcher.state === 'idle' ? failedSubmission(fetcher.data ?? failedEditOf(pageResult, post.id)) : undefined,
     defaultValue: { title: post.title, content: post.content ?? '', linkUrl: post.linkUrl ?? '' },
   })
   useResultToast(fetcher.state, fetcher.data, { onSuccess: () => onDone?.() })
@@ -25,8 +27,15 @@ export function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: ()
   useEffect(() => {
     if (inPlace) title.current?.focus()
   }, [inPlace])
+  // The post's id in the address: the page answering a failed edit without JavaScript shows this
+  // post first, its form open (after a successful one the page closes it).
   return (
-    <fetcher.Form method="post" action={FEED_ACTION} className="mt-3 grid gap-1 rounded-md bg-background" {...getFormProps(form)}>
+    <fetcher.Form
+      method="post"
+      action={`${FEED_ACTION}&editar=${post.id}`}
+      className="mt-3 grid gap-1 rounded-md bg-background"
+      {...getFormProps(form)}
+    >
       <input type="hidden" name="intent" value="update-post" />
       <input type="hidden" name="postId" value={post.id} />
       <Field ref={title} label="Título" field={fields.title} maxLength={POST_TITLE_MAX} />
