@@ -60,22 +60,41 @@ export function GeneralErrorBoundary() {
  */
 export function PartErrorBoundary({ failed }: { failed: string }) {
   const error = useRouteError()
-  const revalidator = useRevalidator()
   if (isRouteErrorResponse(error) && error.status === 404 && !failureMessage(error.data)) return <NotFound />
   if (!isRouteErrorResponse(error)) console.error(error)
   const failure = isRouteErrorResponse(error) ? failureMessage(error.data) : null
-  const refused = isRouteErrorResponse(error) && error.status < 500 && failure
+  if (isRouteErrorResponse(error) && error.status < 500 && failure) {
+    return (
+      <section role="alert" className="grid justify-items-start gap-3 rounded-xl border bg-card p-6">
+        <h2 className="text-lg font-semibold">{failure.title}</h2>
+      </section>
+    )
+  }
+  return <PartUnavailable failed={failed} description={failure?.description} />
+}
+
+/**
+ * A part of a page that could not be loaded, in its place: what failed (the spec's words where it
+ * gives them) and 'Reintentar', which loads the page's data again without leaving it.
+ */
+export function PartUnavailable({ failed, description, inCard }: { failed: string; description?: string; inCard?: boolean }) {
+  const revalidator = useRevalidator()
+  // Inside a card the part is one of its sections (h3), without a card of its own.
+  const Heading = inCard ? 'h3' : 'h2'
   return (
-    <section role="alert" className="grid justify-items-start gap-3 rounded-xl border bg-card p-6">
-      <h2 className="text-lg font-semibold">{refused ? failure.title : failed}</h2>
-      {refused ? null : (
-        <>
-          <p className="text-sm text-muted-foreground">{failure?.description ?? 'Vuelve a intentarlo en unos segundos.'}</p>
-          <Button type="button" variant="outline" onClick={() => void revalidator.revalidate()} disabled={revalidator.state !== 'idle'}>
-            Reintentar
-          </Button>
-        </>
-      )}
+    <section
+      role="alert"
+      className={
+        inCard
+          ? 'grid justify-items-start gap-2 rounded-md border border-dashed p-4'
+          : 'grid justify-items-start gap-3 rounded-xl border bg-card p-6'
+      }
+    >
+      <Heading className={inCard ? 'font-semibold' : 'text-lg font-semibold'}>{failed}</Heading>
+      <p className="text-sm text-muted-foreground">{description ?? 'Vuelve a intentarlo en unos segundos.'}</p>
+      <Button type="button" variant="outline" onClick={() => void revalidator.revalidate()} disabled={revalidator.state !== 'idle'}>
+        Reintentar
+      </Button>
     </section>
   )
 }

@@ -3,7 +3,7 @@ import { useZodForm } from '~/ui/parse-with-zod'
 import { Pencil } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
 import { requireUser } from '~/platform/auth/guards.server'
-import { guardedAction } from '~/platform/http/responses.server'
+import { guardedAction, orWhenFailed } from '~/platform/http/responses.server'
 import { type Failure, formErrors } from '~/platform/http/result'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
@@ -12,6 +12,7 @@ import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { Field, FormError } from '~/ui/field'
 import { Label } from '~/ui/label'
+import { PartUnavailable } from '~/ui/error-boundary'
 import { useHydrated } from '~/ui/use-hydrated'
 import { AvatarUploader } from './components/avatar-uploader'
 import { PasswordField } from './components/credential-fields'
@@ -41,21 +42,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
-  const [{ digest, timeZone, ...channels }, devices, passkeys] = await Promise.all([
-    getPreferences(user.id),
-    listDevices(user.id, currentSessionToken(request)),
-    listPasskeys(user.id),
+  // Each card's own read: one that fails leaves the rest of the page, and that card says so (ADR 0012).
+  const [preferences, devices, passkeys] = await Promise.all([
+    orWhenFailed(getPreferences(user.id), null, 'notification preferences'),
+    orWhenFailed(listDevices(user.id, currentSessionToken(request)), null, 'devices'),
+    orWhenFailed(listPasskeys(user.id), null, 'passkeys'),
   ])
-  // Only the topics this member sets (an admin's own, new applications, only to admins).
-  const topics = Object.fromEntries(topicsFor(user).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
   return {
-    preferences: { topics, digest, timeZone },
+    preferences: preferences && preferencesFor(user, preferences),
     email: user.email,
     roles: user.roles,
     twoFactorEnabled: user.twoFactorEnabled,
     mustEnrolTwoFactor: user.mustEnrolTwoFactor,
     devices,
-    passkeys: passkeys.map((key) => ({ ...key, createdAt: key.createdAt?.toISOString() ?? null })),
+    passkeys: passkeys?.map((key) => ({ ...key, createdAt: key.createdAt?.toISOString() ?? null })) ?? null,
     // Back from the link that confirmed a new address (better-auth's callback).
     emailChanged: new URL(request.url).searchParams.get('email') === 'cambiado',
     editing,
@@ -78,6 +78,22 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export const action = guardedAction(requireUser, profileAction)
+
+/** Only the topics this member sets (an admin's own, new applications, only to admins). */
+function preferencesFor(
+  user: Parameters<typeof topicsFor>[0],
+  { digest, timeZone, ...channels }: Awaited<ReturnType<typeof getPreferences>>,
+) {
+  const topics = Object.fromEntries(topicsFor(user).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
+  return { topics, digest, timeZone }
+}
+
+/** What each card of the page says when its part could not be loaded. */
+export const PROFILE_PART_FAILED = {
+  preferences: 'No se pudieron cargar tus preferencias de notificación',
+  devices: 'No se pudieron cargar los dispositivos con sesión iniciada',
+  passkeys: 'No se pudieron cargar tus llaves de acceso',
+} as const
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const { email, profile, editing, preferences } = loaderData
@@ -155,7 +171,11 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardHeader>
         <CardContent className="grid gap-6">
           <NotificationsForm enabled={profile.emailNotifications} />
-          <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} roles={loaderData.roles} />
+          {preferences ? (
+            <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} roles={loaderData.roles} />
+          ) : (
+            <PartUnavailable failed={PROFILE_PART_FAILED.preferences} inCard />
+          )}
         </CardContent>
       </Card>
 
@@ -169,14 +189,18 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardContent>
       </Card>
 
-      <DevicesCard devices={loaderData.devices} failure={devicesResult}>
+      <DevicesCard devices={loaderData.devices} failed={PROFILE_PART_FAILED.devices} failure={devicesResult}>
         <TwoFactorSection
           enabled={loaderData.twoFactorEnabled}
           required={loaderData.mustEnrolTwoFactor}
           enrolment={enrolment}
           failure={twoFactorResult}
         />
-        <PasskeysSection passkeys={loaderData.passkeys} />
+        {loaderData.passkeys ? (
+          <PasskeysSection passkeys={loaderData.passkeys} />
+        ) : (
+          <PartUnavailable failed={PROFILE_PART_FAILED.passkeys} inCard />
+        )}
       </DevicesCard>
 
       <DataCard failure={dataResult} deletionFailure={deletionResult} twoFactorEnabled={loaderData.twoFactorEnabled} />

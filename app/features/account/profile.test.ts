@@ -1,13 +1,19 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import sharp from 'sharp'
 import { readdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { getEnv } from '~/platform/env.server'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
+import { notificationSettings } from '~/features/notifications/schema'
+import { passkey, session } from '~/platform/auth/schema'
 import { profiles } from './schema'
 import * as perfilRoute from './profile.route'
+import { PROFILE_PART_FAILED } from './profile.route'
 import * as uploadsRoute from '~/platform/storage/uploads.route'
 import { getStorage, setStorage } from '~/platform/storage/storage.server'
 import { getAuth } from '~/platform/auth/auth.server'
@@ -410,5 +416,61 @@ describe('avatar upload: concurrency and rate limit', () => {
     // The limit is the member's own: another member still uploads.
     const other = await createConfirmedUser()
     expect((await upload(uploadRequest(new Blob([png], { type: 'image/png' }), 'a.png', { cookie: other.cookie }))).status).toBe(200)
+  })
+})
+
+describe('/perfil keeps its frame when one of its parts cannot be loaded (ADR 0012)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  /** Every read of `table` through the app's client fails when it runs (its columns asked of a source without them). */
+  function failReadsOf(table: unknown) {
+    const db = getDb()
+    const select = db.select.bind(db) as (...args: unknown[]) => { from: (source: unknown) => unknown }
+    vi.spyOn(db, 'select').mockImplementation(((...args: unknown[]) => {
+      const builder = select(...args)
+      const from = builder.from.bind(builder)
+      builder.from = (source: unknown) => {
+        return from(source === table ? sql`(select 1) as gone` : source)
+      }
+      return builder
+    }) as never)
+  }
+
+  const render = (loaderData: unknown) =>
+    renderToString(
+      createElement(RouterProvider, {
+        router: createMemoryRouter(
+          [{ path: '/perfil', element: createElement(perfilRoute.default as never, { loaderData, actionData: undefined }) }],
+          {
+            initialEntries: ['/perfil'],
+          },
+        ),
+      }),
+    )
+
+  test.each([
+    ['the notification preferences', notificationSettings, 'preferences', PROFILE_PART_FAILED.preferences],
+    ['the devices signed in', session, 'devices', PROFILE_PART_FAILED.devices],
+    ['the passkeys', passkey, 'passkeys', PROFILE_PART_FAILED.passkeys],
+  ] as const)('%s failing: the page is there with that card saying so and Reintentar', async (_name, table, part, failed) => {
+    const { cookie } = await createConfirmedUser({ firstName: 'Ana', lastName: 'Gil' })
+    const loadPage = () => run(() => perfilRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context } as any))
+    const healthy = await loadPage()
+    failReadsOf(table)
+    const page = await loadPage()
+    vi.restoreAllMocks()
+    expect(page.status).toBe(200)
+    expect(page.data[part]).toBeNull()
+    // Everything else is as when nothing failed.
+    const { [part]: _failed, ...rest } = page.data
+    const { [part]: _loaded, ...expected } = healthy.data
+    expect(rest).toEqual(expected)
+    const html = render(page.data)
+    expect(html).toContain(failed)
+    expect(html).toContain('Reintentar')
+    for (const title of ['Mi Perfil', 'Información personal', 'Notificaciones', 'Seguridad', 'Membresía']) expect(html).toContain(title)
+    for (const other of Object.values(PROFILE_PART_FAILED).filter((text) => text !== failed)) expect(html).not.toContain(other)
   })
 })

@@ -7,6 +7,7 @@ import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import type { ReactNode } from 'react'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
+import { PartUnavailable } from '~/ui/error-boundary'
 
 export interface DeviceView {
   id: string
@@ -18,10 +19,21 @@ export interface DeviceView {
 }
 
 /** 'Seguridad': two-factor sign-in (the children), where the account is signed in, and closing any of them (issue 27). */
-export function DevicesCard({ devices, failure, children }: { devices: DeviceView[]; failure?: Failure; children?: ReactNode }) {
+export function DevicesCard({
+  devices,
+  failed,
+  failure,
+  children,
+}: {
+  /** null when they could not be loaded: `failed` says so in their place. */
+  devices: DeviceView[] | null
+  failed: string
+  failure?: Failure
+  children?: ReactNode
+}) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle' && String(navigation.formData?.get('intent')).startsWith('close-')
-  const others = devices.filter((device) => !device.current)
+  const others = devices?.filter((device) => !device.current) ?? []
   return (
     <Card id="seguridad" className="scroll-mt-20">
       <CardHeader>
@@ -29,11 +41,17 @@ export function DevicesCard({ devices, failure, children }: { devices: DeviceVie
       </CardHeader>
       <CardContent className="grid gap-4">
         {children}
-        <h3 className="font-semibold">Dispositivos con sesión iniciada</h3>
-        <p className="-mt-2 text-sm text-muted-foreground">Si no reconoces alguno, cierra su sesión y cambia tu contraseña.</p>
         <ActionStatus result={failure} />
-        <ul className="grid gap-3">
-          {devices.map((device) => (
+        {devices ? (
+          <>
+            <h3 className="font-semibold">Dispositivos con sesión iniciada</h3>
+            <p className="-mt-2 text-sm text-muted-foreground">Si no reconoces alguno, cierra su sesión y cambia tu contraseña.</p>
+          </>
+        ) : (
+          <PartUnavailable failed={failed} inCard />
+        )}
+        <ul className="grid gap-3 empty:hidden">
+          {devices?.map((device) => (
             <li key={device.id} className="flex flex-wrap items-center gap-3 rounded-md border p-3 text-sm">
               <Laptop className="size-5 shrink-0 text-muted-foreground" aria-hidden />
               <div className="min-w-0 flex-1">
@@ -57,7 +75,8 @@ export function DevicesCard({ devices, failure, children }: { devices: DeviceVie
             </li>
           ))}
         </ul>
-        {others.length ? (
+        {/* Closing the others needs no list: it stays when the list could not be loaded. */}
+        {others.length || !devices ? (
           <Form method="post" action="/perfil" preventScrollReset>
             <input type="hidden" name="intent" value="close-other-devices" />
             <Button type="submit" variant="outline" disabled={busy}>
