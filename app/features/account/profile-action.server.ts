@@ -23,6 +23,7 @@ import {
   AVATAR_LIMITS,
   EMAIL_CHANGE_MESSAGES,
   PROFILE_FORM_FALLBACK_ERROR,
+  PROFILE_OPEN_WHILE_SUSPENDED,
   ProfileIntent,
   SECOND_FACTOR_MESSAGE,
 } from './profile-schemas'
@@ -127,6 +128,7 @@ export function profileAction(request: Request, user: CurrentUser) {
     {
       files: AVATAR_LIMITS,
       messages: { 'too-large': AVATAR_ERRORS.tooLarge, 'file-too-large': AVATAR_ERRORS.tooLarge, 'too-many': AVATAR_ERRORS.notImage },
+      openWhileSuspended: PROFILE_OPEN_WHILE_SUSPENDED,
     },
   )
 }

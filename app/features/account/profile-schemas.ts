@@ -109,6 +109,25 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   ...TwoFactorIntents,
 ])
 
+/** What a member in read-only mode may still do here: look after their account and data (decisions/0029). */
+export const PROFILE_OPEN_WHILE_SUSPENDED = [
+  'password',
+  'email',
+  'two-factor-enable',
+  'two-factor-confirm',
+  'two-factor-disable',
+  'close-device',
+  'close-other-devices',
+  'passkey-options',
+  'passkey-add',
+  'passkey-remove',
+  'notifications',
+  'preferences',
+  'privacy',
+  'export-data',
+  'delete-account',
+] as const satisfies ReadonlyArray<z.output<typeof ProfileIntent>['intent']>
+
 /** Spec avatar rules, checked in the browser before cropping and again on the server. */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024
 export const AVATAR_LIMITS = { field: 'avatar', maxFiles: 1, maxFileBytes: AVATAR_MAX_BYTES, maxTotalBytes: AVATAR_MAX_BYTES } as const

@@ -13,7 +13,7 @@ import { commentHandlers } from '~/features/community/comments/comments.server'
 import { toggleLike } from '~/features/community/comments/likes.server'
 import { saveProgress } from './library.server'
 import { CAPTIONS_MAX_BYTES, PDF_MAX_BYTES, SESSION_MESSAGES, THUMBNAIL_MAX_BYTES, tooLarge } from './limits'
-import { SessionIntent } from './schemas'
+import { SESSION_OPEN_WHILE_SUSPENDED, SessionIntent } from './schemas'
 import { sessionComments, sessionLikeable } from './session-comments.server'
 import { createSession, deleteSession, getSessionRecord, replaceVideo, type SessionFiles, updateSession } from './sessions.server'
 
@@ -54,6 +54,7 @@ export function sessionAction(request: Request, user: CurrentUser) {
     {
       files: SESSION_FILE_LIMITS,
       messages: { 'file-too-large': SESSION_MESSAGES.fileTooLarge, 'too-large': SESSION_MESSAGES.fileTooLarge },
+      openWhileSuspended: SESSION_OPEN_WHILE_SUSPENDED,
     },
   )
 }

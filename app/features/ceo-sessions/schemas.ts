@@ -96,4 +96,7 @@ export const SessionIntent = z.discriminatedUnion('intent', [
 ])
 
 export type SessionIntent = z.output<typeof SessionIntent>
+
+/** In read-only mode a member may still edit their own hidden comment, to ask for a review (decisions/0029). */
+export const SESSION_OPEN_WHILE_SUSPENDED = ['update-comment'] as const satisfies ReadonlyArray<SessionIntent['intent']>
 export type SessionFieldsInput = z.input<typeof SessionFieldsSchema>

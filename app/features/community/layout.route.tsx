@@ -1,4 +1,4 @@
-import { fullDateTime } from '~/platform/dates'
+import { can, readOnlyNotice } from '~/platform/auth/capabilities'
 import { TabNav } from '~/ui/tab-nav'
 import { Outlet, redirect, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { Megaphone } from 'lucide-react'
@@ -53,12 +53,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     orWhenFailed(getSettings(), DEFAULT_SETTINGS, 'settings'),
   ])
   // Issue 28: a member in read-only mode is told until when and why, above what they cannot act on.
-  const until = user.profile?.suspendedUntil
-  const reason = user.profile?.suspensionReason
-  const suspension =
-    until && until.getTime() > Date.now()
-      ? `Tu cuenta está en modo lectura hasta el ${fullDateTime(until)}${reason ? `. Motivo: ${reason}` : ''}. Puedes leer, pero no publicar, comentar ni dar like.`
-      : null
+  const notice = can(user, 'participate') ? null : readOnlyNotice(user.profile!)
+  const suspension = notice ? `${notice.title}. ${notice.description}` : null
   return { name: displayName(user.profile), hasAccess: user.hasAccess, stats, announcement: activeAnnouncement(settings), suspension }
 }
 

@@ -1,6 +1,6 @@
 import { recordAudit } from '~/platform/audit/audit.server'
 import { displayName } from '~/features/account/display-name'
-import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
+import { type CurrentUser, requireAccess, requireCapability, requireParticipation } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'
@@ -14,7 +14,7 @@ import { toggleLike } from '~/features/community/comments/likes.server'
 import { commentLikeable, postComments, postLikeable } from './comments.server'
 import { categoryExists, createPost, deletePost, getPost, type NewAttachment, setPinned, updatePost } from './posts.server'
 import { ATTACHMENT_ERRORS, ATTACHMENT_LIMITS } from './limits'
-import { FeedIntent } from './schemas'
+import { FEED_OPEN_WHILE_SUSPENDED, FeedIntent } from './schemas'
 
 /**
  * One handler per intent of the /comunidad action (docs/decisions/0012). The route has already
@@ -40,6 +40,7 @@ export function feedAction(request: Request, user: CurrentUser) {
     {
       files: ATTACHMENT_LIMITS,
       messages: { 'too-large': ATTACHMENT_ERRORS.total, 'file-too-large': ATTACHMENT_ERRORS.fileSize, 'too-many': ATTACHMENT_ERRORS.count },
+      openWhileSuspended: FEED_OPEN_WHILE_SUSPENDED,
     },
   )
 }
@@ -97,6 +98,8 @@ async function updatePostIntent(user: CurrentUser, input: Input<'update-post'>) 
   if (!post) refuse(404, 'No se pudieron guardar los cambios')
   // Only the author edits a post (spec 001 §6).
   if (post.userId !== user.id) refuse(403, 'No se pudo modificar el post', { detail: { postId: post.id } })
+  // In read-only mode, only a hidden post is edited: the author's way to ask for a review.
+  if (!post.hiddenAt) requireParticipation(user)
   if (post.postType === 'link' && !input.linkUrl) refuse(400, 'La URL es requerida para publicar un enlace')
   await updatePost(post.id, {
     title: input.title,

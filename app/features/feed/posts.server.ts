@@ -191,7 +191,13 @@ export function toPostView(post: FeedPost, viewer: CurrentUser): FeedPostView {
 
 export async function getPost(postId: string) {
   const [post] = await getDb()
-    .select({ id: communityPosts.id, userId: communityPosts.userId, title: communityPosts.title, postType: communityPosts.postType })
+    .select({
+      id: communityPosts.id,
+      userId: communityPosts.userId,
+      title: communityPosts.title,
+      postType: communityPosts.postType,
+      hiddenAt: communityPosts.hiddenAt,
+    })
     .from(communityPosts)
     .where(eq(communityPosts.id, postId))
   return post ?? null

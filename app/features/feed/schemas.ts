@@ -62,3 +62,9 @@ export const FeedIntent = z.discriminatedUnion('intent', [
 ])
 
 export type FeedIntent = z.output<typeof FeedIntent>
+
+/**
+ * In read-only mode a member may still edit their own hidden post or comment, to ask for a review
+ * (decisions/0029); the handlers refuse the edit of anything visible.
+ */
+export const FEED_OPEN_WHILE_SUSPENDED = ['update-post', 'update-comment'] as const satisfies ReadonlyArray<FeedIntent['intent']>

@@ -1,6 +1,9 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
+import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
+import * as videoRoute from '~/features/ceo-sessions/video.route'
+import { ceoSessionComments } from '~/features/ceo-sessions/schema'
 import { communityComments, communityPosts, postAttachments } from '~/features/feed/schema'
 import { notifications } from '~/features/notifications/schema'
 import { auditLog } from '~/platform/audit/schema'
@@ -9,9 +12,10 @@ import { getStorage } from '~/platform/storage/storage.server'
 import { type PlanNode, plansOf, useTestDatabase } from '../../../tests/setup/database'
 import { createPost, createPostWithFiles, feedAction, feedLoader } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
+import { newSession } from '../../../tests/setup/sessions'
 import { type createConfirmedUser, formRequest, getRequest, latestMailTo, readToast, run } from '../../../tests/setup/requests'
 import * as queueRoute from './queue.route'
-import { listRestricted, waitingQuery } from './moderation.server'
+import { historyQuery, QUEUE_SIZE, restrictedQuery, waitingQuery } from './moderation.server'
 import { MODERATION_MESSAGES } from './reasons'
 import * as reportRoute from './report.route'
 import { moderationDecisions, moderationReports } from './schema'
@@ -299,7 +303,7 @@ describe('what moderation tells and keeps', () => {
     expect(history.map((row) => row.action).sort()).toEqual(['lift', 'suspend', 'suspend'])
   })
 
-  test('the queue comes in pages of 25, oldest first; a page past the end goes back to the first', async () => {
+  test('the queue comes in pages of 25, oldest first, after the last one shown: decisions on a page do not shift the next', async () => {
     const [authors, reader, moderator] = [
       [await person('premium'), await person('premium')],
       await person('member'),
@@ -315,17 +319,133 @@ describe('what moderation tells and keeps', () => {
       ids.push(postId)
     }
     const first = (await queue(moderator.cookie)).data
-    expect(first.pageCount).toBe(2)
     expect(first.queue.map((entry: { itemId: string }) => entry.itemId)).toEqual(ids.slice(0, 25))
-    const second = (await queue(moderator.cookie, '?pagina=2')).data
+    expect(first.next).toEqual(expect.any(String))
+    // Three decisions on the first page: the second page still starts where the first ended.
+    for (const itemId of ids.slice(0, 3)) await decide({ kind: 'post', itemId, action: 'dismiss' }, moderator.cookie)
+    const second = (await queue(moderator.cookie, `?desde=${first.next}`)).data
     expect(second.queue.map((entry: { itemId: string }) => entry.itemId)).toEqual(ids.slice(25))
-    expect((await queue(moderator.cookie, '?pagina=abc')).data.page).toBe(1)
-    expect((await queue(moderator.cookie, '?pagina=-3')).data.page).toBe(1)
-    expect((await queue(moderator.cookie, '?pagina=99')).location).toBe('/admin/moderacion')
+    expect(second.next).toBeNull()
+    expect((await queue(moderator.cookie)).data.queue.map((entry: { itemId: string }) => entry.itemId)).toEqual(ids.slice(3))
+    // A cursor that is not one starts at the beginning; one past the end goes back to it.
+    for (const query of ['?desde=abc', '?desde=1_x', `?desde=${'9'.repeat(400)}`]) {
+      expect((await queue(moderator.cookie, query)).data.queue[0].itemId, query.slice(0, 20)).toBe(ids[3])
+    }
+    expect((await queue(moderator.cookie, `?desde=9999999999999999_${ids[0]}`)).location).toBe('/admin/moderacion')
+  })
+
+  test("'Cuentas limitadas' comes in pages too, not cut at a hundred", async () => {
+    const moderator = await person('moderator')
+    const limited: string[] = []
+    for (let i = 0; i < QUEUE_SIZE + 1; i++) {
+      const member = await person('premium')
+      await getDb()
+        .update(profiles)
+        .set({ suspendedUntil: new Date(Date.now() + 86_400_000), suspensionReason: `Motivo ${i}` })
+        .where(eq(profiles.userId, member.userId))
+      limited.push(member.userId)
+    }
+    limited.sort()
+    const first = (await queue(moderator.cookie)).data
+    expect(first.restricted.map((member: { userId: string }) => member.userId)).toEqual(limited.slice(0, QUEUE_SIZE))
+    expect(first.nextRestricted).toBe(limited[QUEUE_SIZE - 1])
+    const second = (await queue(moderator.cookie, `?limitadas=${first.nextRestricted}`)).data
+    expect(second.restricted.map((member: { userId: string }) => member.userId)).toEqual(limited.slice(QUEUE_SIZE))
+    expect(second.nextRestricted).toBeNull()
   })
 })
 
-test('the queue reads no whole table: reports, review requests and limited accounts each through a partial index', async () => {
+describe('reports of what no longer exists', () => {
+  test('close with it and are never counted: deleted by its author, with its post, with the account, or a member who left', async () => {
+    const [author, commenter, leaver, reader, moderator] = [
+      await person('premium'),
+      await person('premium'),
+      await person('premium'),
+      await person('member'),
+      await person('moderator'),
+    ]
+    // From an empty queue: earlier tests of this file leave reports waiting.
+    await getDb().update(moderationReports).set({ status: 'dismissed' }).where(eq(moderationReports.status, 'open'))
+    const reportOf = (kind: string, itemId: string) => send({ intent: 'report', kind, itemId, reason: 'spam' }, reader.cookie)
+    const idOf = async (content: string) =>
+      (await getDb().select({ id: communityComments.id }).from(communityComments).where(eq(communityComments.content, content)))[0]!.id
+
+    // A post its author deletes.
+    const own = await createPost(author.cookie, { title: 'Lo borro yo' })
+    // A comment that goes with the post it was on, and one its author deletes.
+    const thread = await createPost(author.cookie, { title: 'Hilo' })
+    await feedAction({ intent: 'add-comment', postId: thread, content: 'Comentario del hilo' }, commenter.cookie)
+    await feedAction({ intent: 'add-comment', postId: thread, content: 'Comentario que borro' }, commenter.cookie)
+    const inThread = await idOf('Comentario del hilo')
+    const deletedComment = await idOf('Comentario que borro')
+    // A session comment its author deletes.
+    const { sessionId } = await newSession(moderator.userId)
+    const [sessionComment] = await getDb()
+      .insert(ceoSessionComments)
+      .values({ sessionId, userId: commenter.userId, content: 'En la sesión' })
+      .returning({ id: ceoSessionComments.id })
+    // What a member wrote, and the member, when they delete their account and what they wrote.
+    const leaversPost = await createPost(leaver.cookie, { title: 'Me voy' })
+    const reported = [
+      ['post', own],
+      ['comment', inThread],
+      ['comment', deletedComment],
+      ['session_comment', sessionComment!.id],
+      ['post', leaversPost],
+      ['member', leaver.userId],
+    ] as const
+    for (const [kind, itemId] of reported) expect((await reportOf(kind, itemId)).status, `${kind} ${itemId}`).toBe(200)
+    expect((await queue(moderator.cookie)).data.queue).toHaveLength(6)
+
+    expect((await feedAction({ intent: 'delete-post', postId: own }, author.cookie)).status).toBe(200)
+    expect((await feedAction({ intent: 'delete-comment', commentId: deletedComment }, commenter.cookie)).status).toBe(200)
+    expect((await feedAction({ intent: 'delete-post', postId: thread }, author.cookie)).status).toBe(200)
+    const video = await run(() =>
+      videoRoute.action({
+        request: formRequest(
+          `/video/${sessionId}`,
+          { intent: 'delete-comment', commentId: sessionComment!.id },
+          { cookie: commenter.cookie },
+        ),
+        params: { sessionId },
+        context,
+      } as any),
+    )
+    expect(video.status).toBe(200)
+    const left = await run(() =>
+      profileRoute.action({
+        request: formRequest(
+          '/perfil',
+          { intent: 'delete-account', password: leaver.password!, writing: 'delete', confirm: 'on' },
+          { cookie: leaver.cookie },
+        ),
+        params: {},
+        context,
+      } as any),
+    )
+    expect(left.status).toBe(302)
+
+    const reports = await getDb()
+      .select({ kind: moderationReports.kind, status: moderationReports.status, closedAt: moderationReports.closedAt })
+      .from(moderationReports)
+      .where(eq(moderationReports.userId, reader.userId))
+    // Those about the member went with their account; the others are closed as gone.
+    expect(reports.map((row) => `${row.kind}:${row.status}`).sort()).toEqual([
+      'comment:gone',
+      'comment:gone',
+      'post:gone',
+      'post:gone',
+      'session_comment:gone',
+    ])
+    expect(reports.every((row) => row.closedAt)).toBe(true)
+    expect(((await getDb().execute(waitingQuery(null))) as unknown as { rows: unknown[] }).rows).toEqual([])
+    const page = (await queue(moderator.cookie)).data
+    expect(page.queue).toEqual([])
+    expect(page.next).toBeNull()
+  })
+})
+
+test('the queue reads no whole table: reports, review requests, limited accounts and authors’ histories each through an index', async () => {
   // Each table's partial indexes: both of moderation_reports' hold only the open reports.
   const MEANT: Record<string, string[]> = {
     moderation_reports: ['moderation_reports_open_idx', 'moderation_reports_one_open_idx'],
@@ -333,6 +453,7 @@ test('the queue reads no whole table: reports, review requests and limited accou
     community_comments: ['community_comments_review_idx'],
     ceo_session_comments: ['ceo_session_comments_review_idx'],
     profiles: ['profiles_restricted_idx'],
+    moderation_decisions: ['moderation_decisions_user_idx'],
   }
   const scans = (node: PlanNode): Array<[string, string]> => [
     // A bitmap heap scan names its index in the bitmap index scan under it.
@@ -346,7 +467,19 @@ test('the queue reads no whole table: reports, review requests and limited accou
       : []),
     ...(node.Plans ?? []).flatMap(scans),
   ]
-  const found = (await plansOf([waitingQuery(1), listRestricted().getSQL()])).flatMap(scans)
-  expect(found.map(([table]) => table).sort()).toEqual(Object.keys(MEANT).sort())
+  const cursor = { micros: '1767225600000000', itemId: crypto.randomUUID() }
+  const plans = await plansOf([
+    waitingQuery(null),
+    waitingQuery(cursor),
+    restrictedQuery().getSQL(),
+    restrictedQuery(crypto.randomUUID()).getSQL(),
+    historyQuery([crypto.randomUUID(), crypto.randomUUID()]),
+  ])
+  const found = plans.flatMap(scans)
+  expect([...new Set(found.map(([table]) => table))].sort()).toEqual(Object.keys(MEANT).sort())
   expect(found.filter(([table, index]) => !MEANT[table]!.includes(index))).toEqual([])
+  // An author's history is cut at five in the database: a limit over the index, per author.
+  const limited = (node: PlanNode): boolean =>
+    (node['Node Type'] === 'Limit' && JSON.stringify(node).includes('moderation_decisions_user_idx')) || (node.Plans ?? []).some(limited)
+  expect(limited(plans[4]!)).toBe(true)
 })

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { displayName } from '~/features/account/display-name'
 import { profiles, publicProfileColumns, recipientColumns } from '~/features/account/schema'
@@ -11,7 +11,7 @@ import { communityComments, communityPosts } from '~/features/feed/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { notifications } from '~/features/notifications/schema'
 import { recordAudit } from '~/platform/audit/audit.server'
-import type { CurrentUser } from '~/platform/auth/guards.server'
+import { type CurrentUser, requireCapability } from '~/platform/auth/guards.server'
 import { session, user, userRoles } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse, success } from '~/platform/http/responses.server'
@@ -77,12 +77,13 @@ async function findItem(executor: DbExecutor, kind: ItemKind, id: string, { lock
 }
 
 /** Reported members as the queue shows them: their name and what they say of themselves; an expelled one counts as hidden. */
-async function selectMembers(executor: DbExecutor, userIds: string[]) {
+async function selectMembers(executor: DbExecutor, userIds: string[], { lock = false } = {}) {
   if (userIds.length === 0) return []
-  const rows = await executor
+  const query = executor
     .select({ userId: profiles.userId, ...publicProfileColumns, bio: profiles.bio, bannedAt: profiles.bannedAt })
     .from(profiles)
     .where(inArray(profiles.userId, userIds))
+  const rows = lock ? await query.for('update') : await query
   return rows.map((row) => ({
     id: row.userId,
     userId: row.userId as string | null,
@@ -114,21 +115,23 @@ export async function reportItem(
   input: { kind: ReportedKind; itemId: string; reason: ReportReason; note?: string | null },
 ) {
   await enforceRateLimits([{ key: `report:${member.id}`, max: 10, windowSeconds: 60 * 60 }])
-  const db = getDb()
-  const item = input.kind === 'member' ? (await selectMembers(db, [input.itemId]))[0] : await findItem(db, input.kind, input.itemId)
-  if (!item || item.hiddenAt) refuse(404, input.kind === 'member' ? MODERATION_MESSAGES.memberGone : MODERATION_MESSAGES.gone)
-  if (item.userId === member.id) refuse(400, MODERATION_MESSAGES.own)
-  const reported = await db.transaction(async (tx) => {
+  await getDb().transaction(async (tx) => {
+    // Read under the lock a decision takes: a report and a decision hiding the item (or expelling
+    // the member) at once go one after the other, so no report stays open on what is hidden.
+    const item =
+      input.kind === 'member'
+        ? (await selectMembers(tx, [input.itemId], { lock: true }))[0]
+        : await findItem(tx, input.kind, input.itemId, { lock: true })
+    if (!item || item.hiddenAt) refuse(404, input.kind === 'member' ? MODERATION_MESSAGES.memberGone : MODERATION_MESSAGES.gone)
+    if (item.userId === member.id) refuse(400, MODERATION_MESSAGES.own)
     const [row] = await tx
       .insert(moderationReports)
       .values({ userId: member.id, kind: input.kind, itemId: item.id, reason: input.reason, note: input.note || null })
       .onConflictDoNothing()
       .returning({ id: moderationReports.id })
-    if (!row) return false
+    if (!row) refuse(409, MODERATION_MESSAGES.already)
     await tellModerators(tx, 'Nuevo informe', `${REPORT_REASONS[input.reason]}: «${excerpt(item.text)}»`)
-    return true
   })
-  if (!reported) refuse(409, MODERATION_MESSAGES.already)
   return success({ reported: true }, { title: MODERATION_MESSAGES.received })
 }
 
@@ -215,7 +218,7 @@ async function tellReporters(tx: DbExecutor, reporters: string[], what: string, 
  * with a reason) and 'dismiss' close the item's open reports; 'hide' or 'delete' on a hidden item
  * whose author asked for a review keep it hidden with the new reason, or delete it; 'restore'
  * shows a hidden item again. Each is conditional on what the moderator saw: of two at once, one
- * wins and the other gets 409.
+ * wins and the other gets 409, and nothing the second did stays (the refusal rolls it back).
  */
 export async function decide(
   moderator: CurrentUser,
@@ -225,17 +228,15 @@ export async function decide(
   const reason = input.reason?.trim() || null
   const removing = input.action === 'hide' || input.action === 'delete'
   if (removing && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
-  const outcome = await getDb().transaction(async (tx) => {
+  const files = await getDb().transaction(async (tx) => {
     const item = await findItem(tx, input.kind, input.itemId, { lock: true })
-    if (!item) return 'gone' as const
+    if (!item) refuse(404, MODERATION_MESSAGES.gone)
     const closing =
       input.action === 'restore' ? [] : await closeReports(tx, input.kind, item.id, input.action === 'dismiss' ? 'dismissed' : 'actioned')
+    // What the moderator saw must still be so: open reports, a review asked, or a hidden item to restore.
     const reviewing = Boolean(item.hiddenAt && item.reviewRequestedAt)
-    if (removing) {
-      if (item.hiddenAt ? !reviewing : closing.length === 0) return 'taken' as const
-    } else if (input.action === 'dismiss') {
-      if (closing.length === 0) return 'taken' as const
-    } else if (!item.hiddenAt) return 'taken' as const
+    const seen = input.action === 'restore' ? Boolean(item.hiddenAt) : removing && item.hiddenAt ? reviewing : closing.length > 0
+    if (!seen) refuse(409, MODERATION_MESSAGES.taken)
 
     if (input.action === 'hide') {
       await tx
@@ -286,10 +287,8 @@ export async function decide(
     await removeComment(tx, input.kind === 'comment' ? postComments : sessionComments, item.id)
     return [] as string[]
   })
-  if (outcome === 'gone') refuse(404, MODERATION_MESSAGES.gone)
-  if (outcome === 'taken') refuse(409, MODERATION_MESSAGES.taken)
   // A deleted post's attachments go once the deletion is committed.
-  for (const key of outcome) {
+  for (const key of files) {
     await getStorage()
       .delete(key)
       .catch((error) => logger.warn({ err: error, key }, 'A moderated post left a file behind'))
@@ -315,6 +314,7 @@ async function closeReports(tx: DbExecutor, kind: ReportedKind, itemId: string, 
 }
 
 export const QUEUE_SIZE = 25
+const HISTORY_SIZE = 5
 
 /** Hidden items of one kind whose author asked for a review, shaped as the queue's entries (a partial index reads them). */
 function reviewsOf(kind: ItemKind) {
@@ -323,8 +323,19 @@ function reviewsOf(kind: ItemKind) {
     from ${table} where ${table.hiddenAt} is not null and ${table.reviewRequestedAt} is not null`
 }
 
-/** What waits, oldest first: one page, with how many wait in all. */
-export function waitingQuery(page: number) {
+/** Where a page of the queue starts: after (since in µs, item id) of the last entry shown. */
+export interface QueueCursor {
+  micros: string
+  itemId: string
+}
+
+export function decodeQueueCursor(value: string | null): QueueCursor | null {
+  const match = value ? /^(\d{1,17})_([0-9a-f-]{36})$/.exec(value) : null
+  return match ? { micros: match[1]!, itemId: match[2]! } : null
+}
+
+/** What waits, oldest first: one page after `after` (and one more, to tell whether another follows). */
+export function waitingQuery(after: QueueCursor | null) {
   const r = moderationReports
   return sql`
     with waiting (kind, item_id, reports, reasons, notes, since) as (
@@ -335,8 +346,11 @@ export function waitingQuery(page: number) {
       union all ${reviewsOf('comment')}
       union all ${reviewsOf('session_comment')}
     )
-    select kind, item_id as "itemId", reports, reasons, notes, since, (count(*) over ())::int as total
-    from waiting order by since, item_id limit ${QUEUE_SIZE} offset ${(page - 1) * QUEUE_SIZE}`
+    select kind, item_id as "itemId", reports, reasons, notes, since,
+      (extract(epoch from since) * 1000000)::bigint::text as micros
+    from waiting
+    ${after ? sql`where (since, item_id) > (timestamptz 'epoch' + ${after.micros}::bigint * interval '1 microsecond', ${after.itemId}::uuid)` : sql``}
+    order by since, item_id limit ${QUEUE_SIZE + 1}`
 }
 
 interface Waiting {
@@ -346,18 +360,42 @@ interface Waiting {
   reasons: ReportReason[]
   notes: string[]
   since: Date | string
-  total: number
+  micros: string
+}
+
+/** The last five decisions about each of these members' writing and account, newest first, cut in the database. */
+export function historyQuery(userIds: string[]) {
+  const d = moderationDecisions
+  return sql`select a.user_id as "userId", h.action, h.reason, h.created_at as "createdAt"
+    from unnest(array[${sql.join(
+      userIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::text[]) as a (user_id)
+    cross join lateral (
+      select ${d.action} as action, ${d.reason} as reason, ${d.createdAt} as created_at from ${d}
+      where ${d.userId} = a.user_id order by ${d.createdAt} desc limit ${HISTORY_SIZE}
+    ) h
+    order by h.created_at desc`
+}
+
+interface Decision {
+  userId: string
+  action: (typeof moderationDecisions.$inferSelect)['action']
+  reason: string | null
+  createdAt: Date | string
 }
 
 /**
  * One page of the queue: what waits for a decision, oldest first — items and members with open
  * reports (grouped: how many, which reasons, the notes) and hidden items whose author asked for a
- * review — each with its text, author, where it is read, and the author's earlier decisions.
+ * review — each with its text, author, where it is read, and the author's earlier decisions. A
+ * page starts after the last entry of the one before (`next`), so decisions taken meanwhile move
+ * nothing into or out of it unseen.
  */
-export async function listQueue(page = 1) {
+export async function listQueue(after: QueueCursor | null = null) {
   const db = getDb()
-  const result = (await db.execute(waitingQuery(page))) as unknown as { rows: Waiting[] }
-  const waiting = result.rows
+  const rows = ((await db.execute(waitingQuery(after))) as unknown as { rows: Waiting[] }).rows
+  const waiting = rows.slice(0, QUEUE_SIZE)
   const items = new Map<string, Awaited<ReturnType<typeof selectMembers>>[number] | NonNullable<Awaited<ReturnType<typeof findItem>>>>()
   const idsOf = (kind: ReportedKind) => waiting.filter((entry) => entry.kind === kind).map((entry) => entry.itemId)
   for (const kind of ITEM_KINDS) {
@@ -373,16 +411,7 @@ export async function listQueue(page = 1) {
           .select({ userId: profiles.userId, ...publicProfileColumns })
           .from(profiles)
           .where(inArray(profiles.userId, authorIds)),
-        db
-          .select({
-            userId: moderationDecisions.userId,
-            action: moderationDecisions.action,
-            reason: moderationDecisions.reason,
-            createdAt: moderationDecisions.createdAt,
-          })
-          .from(moderationDecisions)
-          .where(inArray(moderationDecisions.userId, authorIds))
-          .orderBy(desc(moderationDecisions.createdAt)),
+        db.execute(historyQuery(authorIds)).then((result) => (result as unknown as { rows: Decision[] }).rows),
       ])
     : [[], []]
   const entries = waiting.flatMap((entry) => {
@@ -401,15 +430,18 @@ export async function listQueue(page = 1) {
         link: linkOf(entry.kind, item),
         hidden: Boolean(item.hiddenAt),
         author: authors.find((author) => author.userId === item.userId) ?? null,
-        history: history.filter((decision) => decision.userId === item.userId).slice(0, 5),
+        history: history
+          .filter((decision) => decision.userId === item.userId)
+          .map(({ action, reason, createdAt }) => ({ action, reason, createdAt: new Date(createdAt) })),
       },
     ]
   })
-  return { entries, pageCount: Math.ceil((waiting[0]?.total ?? 0) / QUEUE_SIZE) }
+  const last = waiting.at(-1)
+  return { entries, next: rows.length > QUEUE_SIZE && last ? `${last.micros}_${last.itemId}` : null }
 }
 
-/** The accounts under a suspension or an expulsion, for 'Levantar' (a partial index reads them). */
-export function listRestricted() {
+/** The accounts under a suspension still running or an expulsion, a page after the user id `after` (a partial index reads them). */
+export function restrictedQuery(after: string | null = null) {
   return getDb()
     .select({
       userId: profiles.userId,
@@ -423,10 +455,18 @@ export function listRestricted() {
       and(
         sql`(${profiles.suspendedUntil} is not null or ${profiles.bannedAt} is not null)`,
         or(isNotNull(profiles.bannedAt), sql`${profiles.suspendedUntil} > now()`),
+        after ? gt(profiles.userId, after) : undefined,
       ),
     )
     .orderBy(profiles.userId)
-    .limit(100)
+    .limit(QUEUE_SIZE + 1)
+}
+
+/** 'Cuentas limitadas', for 'Levantar': a page, and where the next starts. */
+export async function listRestricted(after: string | null = null) {
+  const rows = await restrictedQuery(after)
+  const members = rows.slice(0, QUEUE_SIZE)
+  return { members, next: rows.length > QUEUE_SIZE ? members.at(-1)!.userId : null }
 }
 
 /** Staff are not warned, suspended or expelled from the queue: that is a change of role, an admin's. */
@@ -441,7 +481,7 @@ async function refuseStaff(tx: DbExecutor, userId: string) {
 const daysOf = (days: number) => (days === 1 ? '1 día' : `${days} días`)
 
 /** What the member reads, in the bell (when they can still open it) and by e-mail. */
-function noticeOf(action: 'warn' | 'suspend' | 'ban', reason: string, days: number | null) {
+function noticeOf(action: 'warn' | 'suspend' | 'ban', reason: string, days: number | null, until: Date | null) {
   if (action === 'warn') {
     return {
       title: 'Un aviso del equipo de moderación',
@@ -452,11 +492,10 @@ function noticeOf(action: 'warn' | 'suspend' | 'ban', reason: string, days: numb
     }
   }
   if (action === 'suspend') {
-    const until = fullDateTime(new Date(Date.now() + days! * 24 * 60 * 60 * 1000))
     return {
       title: 'Tu cuenta está en modo lectura',
       paragraphs: [
-        `Durante ${daysOf(days!)} podrás leer la comunidad, pero no publicar, comentar ni dar like (hasta el ${until}). Motivo: ${reason}`,
+        `Durante ${daysOf(days!)} podrás leer la comunidad, pero no publicar, comentar ni dar like (hasta el ${fullDateTime(until!)}). Motivo: ${reason}`,
         'Si crees que es un error, escríbenos.',
       ],
     }
@@ -476,7 +515,9 @@ function noticeOf(action: 'warn' | 'suspend' | 'ban', reason: string, days: numb
  * every session ends and no sign-in opens another, auth.server.ts; premium left to the admin's
  * billing decision), 'Levantar' (undoes either) and, for a reported member, 'Descartar el
  * informe'. Each is a decision in the member's history; warning, suspending and expelling close
- * the reports about the member and reach them by e-mail too.
+ * the reports about the member and reach them by e-mail too. Each takes the member's row first and
+ * decides on the state it finds there: of two decisions at once the second sees the first (a
+ * second suspension, or one after an expulsion, is refused; a lift finds an expulsion racing it).
  */
 export async function decideOnMember(
   moderator: CurrentUser,
@@ -485,20 +526,20 @@ export async function decideOnMember(
   const { action, userId } = input
   const reason = input.reason?.trim() || null
   if ((action === 'warn' || action === 'suspend' || action === 'ban') && !reason) refuse(400, MODERATION_MESSAGES.reasonRequired)
-  if (action === 'ban' && !moderator.isAdmin) refuse(403, 'Solo un administrador puede expulsar a un miembro')
+  if (action === 'ban') requireCapability(moderator, 'ban-members', 'Solo un administrador puede expulsar a un miembro')
   // The schema allows only SUSPENSION_DAYS; a suspension must name one of them.
   const days = action === 'suspend' ? (input.days ?? refuse(400, 'Elige 1, 7 o 30 días')) : null
+  // Until when, worked out once: the e-mail says what the profile keeps, whatever the clocks do meanwhile.
+  const until = days ? new Date(Date.now() + days * 24 * 60 * 60 * 1000) : null
   const db = getDb()
   const [account] = await db
-    .select({ ...recipientColumns, ...publicProfileColumns, bannedAt: profiles.bannedAt })
+    .select({ ...recipientColumns, ...publicProfileColumns })
     .from(user)
     .innerJoin(profiles, eq(profiles.userId, user.id))
     .where(eq(user.id, userId))
   if (!account) refuse(404, 'Miembro no encontrado')
-  if (action === 'lift' && account.bannedAt && !moderator.isAdmin)
-    refuse(403, 'Solo un administrador puede readmitir a un miembro expulsado')
   // Rendered before the transaction opens (mail.server.ts).
-  const notice = action === 'warn' || action === 'suspend' || action === 'ban' ? noticeOf(action, reason!, days) : null
+  const notice = action === 'warn' || action === 'suspend' || action === 'ban' ? noticeOf(action, reason!, days, until) : null
   const mail = notice
     ? await renderMail({
         to: account.email,
@@ -508,10 +549,27 @@ export async function decideOnMember(
     : null
   await db.transaction(async (tx) => {
     if (action !== 'dismiss') await refuseStaff(tx, userId)
+    const [state] = await tx
+      .select({ bannedAt: profiles.bannedAt, suspendedUntil: profiles.suspendedUntil })
+      .from(profiles)
+      .where(eq(profiles.userId, userId))
+      .for('update')
+    if (!state) refuse(404, 'Miembro no encontrado')
+    const suspended = (state.suspendedUntil?.getTime() ?? 0) > Date.now()
+    if (action === 'lift' && state.bannedAt) {
+      requireCapability(moderator, 'ban-members', 'Solo un administrador puede readmitir a un miembro expulsado')
+    }
+    // Already decided: an expelled member is not warned, suspended or expelled again, a running
+    // suspension is not stacked, and a lift needs something to lift.
+    const decided =
+      action === 'lift'
+        ? !state.bannedAt && !suspended
+        : action !== 'dismiss' && Boolean(state.bannedAt || (action === 'suspend' && suspended))
+    if (decided) refuse(409, MODERATION_MESSAGES.memberTaken)
     if (action === 'suspend' || action === 'ban' || action === 'lift') {
       const set =
         action === 'suspend'
-          ? { suspendedUntil: sql`now() + ${`${days} days`}::interval`, suspensionReason: reason }
+          ? { suspendedUntil: until, suspensionReason: reason }
           : action === 'ban'
             ? { bannedAt: sql`now()`, suspensionReason: reason }
             : { suspendedUntil: null, bannedAt: null, suspensionReason: null }

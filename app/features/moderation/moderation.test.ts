@@ -273,4 +273,75 @@ describe('the queue at /admin/moderacion', () => {
     const decisions = await getDb().select().from(auditLog).where(eq(auditLog.targetUserId, author.userId))
     expect(decisions).toHaveLength(1)
   })
+
+  // Here only the item's lock decides: no report is closed, so nothing else makes the second wait.
+  concurrencyTest('two moderators deciding one review request at once: one decision wins, the other is told', async () => {
+    const [author, reader, first, second] = [
+      await person('premium'),
+      await person('member'),
+      await person('moderator'),
+      await person('admin'),
+    ]
+    const postId = await createPost(author.cookie)
+    await report(postId, reader.cookie)
+    await decide({ kind: 'post', itemId: postId, action: 'hide', reason: 'Spam' }, first.cookie)
+    await send({ intent: 'request-review', kind: 'post', itemId: postId }, author.cookie)
+    const outcomes = await Promise.all([
+      decide({ kind: 'post', itemId: postId, action: 'restore' }, first.cookie),
+      decide({ kind: 'post', itemId: postId, action: 'restore' }, second.cookie),
+    ])
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([302, 409])
+    const restored = await getDb()
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.targetUserId, author.userId), eq(auditLog.action, 'content_restored')))
+    expect(restored).toHaveLength(1)
+    expect(await notificationsOf(author.userId, 'moderation_decision')).toHaveLength(2)
+  })
+
+  test('a decision that finds the item already decided changes nothing: the reports it found stay open for the next one', async () => {
+    const [author, reader, late, moderator] = [
+      await person('premium'),
+      await person('member'),
+      await person('member'),
+      await person('moderator'),
+    ]
+    const postId = await createPost(author.cookie)
+    await report(postId, reader.cookie)
+    await decide({ kind: 'post', itemId: postId, action: 'hide', reason: 'Spam' }, moderator.cookie)
+    // A report that reached the item while it was being hidden (as one could, before reports read it under its lock).
+    await getDb().insert(moderationReports).values({ userId: late.userId, kind: 'post', itemId: postId, reason: 'spam' })
+    const again = await decide({ kind: 'post', itemId: postId, action: 'hide', reason: 'Otra vez' }, moderator.cookie)
+    expect(again.status).toBe(409)
+    expect(again.data.message.title).toBe(MODERATION_MESSAGES.taken)
+    const lateReports = await getDb()
+      .select({ status: moderationReports.status })
+      .from(moderationReports)
+      .where(and(eq(moderationReports.itemId, postId), eq(moderationReports.userId, late.userId)))
+    expect(lateReports).toEqual([{ status: 'open' }])
+    expect(await notificationsOf(late.userId, 'moderation_outcome')).toEqual([])
+    const audited = await getDb().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetUserId, author.userId))
+    expect(audited).toEqual([{ action: 'content_hidden' }])
+  })
+
+  concurrencyTest('a report sent while a decision hides the item is refused and leaves no open report behind', async () => {
+    const [author, reader] = [await person('premium'), await person('member')]
+    const postId = await createPost(author.cookie)
+    let reported: ReturnType<typeof report> | undefined
+    // A moderator's decision, held open: the report arrives meanwhile.
+    await getDb().transaction(async (tx) => {
+      await tx.update(communityPosts).set({ hiddenAt: new Date(), hiddenReason: 'Spam' }).where(eq(communityPosts.id, postId))
+      reported = report(postId, reader.cookie)
+      await new Promise((resolve) => setTimeout(resolve, 600))
+    })
+    const outcome = await reported!
+    expect(outcome.status).toBe(404)
+    expect(outcome.data.message.title).toBe(MODERATION_MESSAGES.gone)
+    expect(
+      await getDb()
+        .select({ id: moderationReports.id })
+        .from(moderationReports)
+        .where(and(eq(moderationReports.itemId, postId), eq(moderationReports.status, 'open'))),
+    ).toEqual([])
+  })
 })

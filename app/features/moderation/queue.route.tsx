@@ -1,6 +1,7 @@
-import { Form, redirect, useNavigation } from 'react-router'
+import { Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { SELECT_CLASS } from '~/ui/input'
+import { can } from '~/platform/auth/capabilities'
 import { requireModerationConsole } from '~/platform/auth/guards.server'
 import { fullDateTime } from '~/platform/dates'
 import { guardedAction, handleIntent } from '~/platform/http/responses.server'
@@ -10,8 +11,7 @@ import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { Pager } from '~/ui/pager'
-import { decide, decideOnMember, listQueue, listRestricted } from './moderation.server'
+import { decide, decideOnMember, decodeQueueCursor, listQueue, listRestricted } from './moderation.server'
 import { HIDE_REASON_MAX, REPORT_REASONS, SUSPENSION_DAYS } from './reasons'
 import { DecisionIntent, MemberDecisionIntent } from './schemas'
 import type { Route } from './+types/queue.route'
@@ -30,15 +30,19 @@ const ACTION_LABELS = {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const moderator = await requireModerationConsole(request)
-  const asked = Number.parseInt(new URL(request.url).searchParams.get('pagina') ?? '1', 10)
-  const page = Number.isFinite(asked) && asked > 0 ? Math.min(asked, 10_000) : 1
-  const [{ entries, pageCount }, restricted] = await Promise.all([listQueue(page), listRestricted()])
+  const params = new URL(request.url).searchParams
+  // Each list pages after the last entry shown (`desde`, `limitadas`); anything else is its first page.
+  const after = decodeQueueCursor(params.get('desde'))
+  const restrictedAfter = params.get('limitadas')?.slice(0, 100) || null
+  const [{ entries, next }, restricted] = await Promise.all([listQueue(after), listRestricted(restrictedAfter)])
   // A page emptied by the decisions taken on it goes back to the first.
-  if (entries.length === 0 && page > 1) throw redirect('/admin/moderacion')
+  if (entries.length === 0 && after) throw redirect('/admin/moderacion')
   return {
-    canBan: moderator.isAdmin,
-    page,
-    pageCount,
+    canBan: can(moderator, 'ban-members'),
+    after: after ? params.get('desde') : null,
+    next,
+    restrictedAfter,
+    nextRestricted: restricted.next,
     queue: entries.map((entry) => ({
       ...entry,
       since: entry.since.toISOString(),
@@ -46,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       author: entry.author ? displayName(entry.author) : 'Miembro eliminado',
       history: entry.history.map((decision) => ({ ...decision, createdAt: decision.createdAt.toISOString() })),
     })),
-    restricted: restricted.map((member) => ({
+    restricted: restricted.members.map((member) => ({
       userId: member.userId,
       name: displayName(member),
       reason: member.reason,
@@ -73,6 +77,10 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   const { queue, restricted, canBan } = loaderData
+  const href = (page: { desde?: string | null; limitadas?: string | null }) => {
+    const query = new URLSearchParams(Object.entries(page).filter((pair): pair is [string, string] => Boolean(pair[1])))
+    return `/admin/moderacion${query.size ? `?${query}` : ''}`
+  }
   return (
     <section aria-labelledby="moderation-title" className="grid gap-4">
       <h2 id="moderation-title" className="text-xl font-semibold">
@@ -208,13 +216,12 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
           </CardContent>
         </Card>
       ))}
-      <Pager
+      <PageLinks
         label="Páginas de la cola de moderación"
-        page={loaderData.page}
-        pageCount={loaderData.pageCount}
-        hrefOf={(page) => `?pagina=${page}`}
+        first={loaderData.after ? href({ limitadas: loaderData.restrictedAfter }) : null}
+        next={loaderData.next ? href({ desde: loaderData.next, limitadas: loaderData.restrictedAfter }) : null}
       />
-      {restricted.length ? (
+      {restricted.length || loaderData.restrictedAfter ? (
         <section aria-labelledby="restricted-title" className="grid gap-2">
           <h3 id="restricted-title" className="text-lg font-semibold">
             Cuentas limitadas
@@ -250,8 +257,33 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
               </li>
             ))}
           </ul>
+          <PageLinks
+            label="Páginas de cuentas limitadas"
+            first={loaderData.restrictedAfter ? href({ desde: loaderData.after }) : null}
+            next={loaderData.nextRestricted ? href({ desde: loaderData.after, limitadas: loaderData.nextRestricted }) : null}
+          />
         </section>
       ) : null}
     </section>
+  )
+}
+
+/** 'Volver al principio' and 'Siguiente' under a list paged after its last entry (nothing when it fits in one page). */
+function PageLinks({ label, first, next }: { label: string; first: string | null; next: string | null }) {
+  if (!first && !next) return null
+  const LINK_CLASS = 'rounded-md border px-3 py-1.5 hover:bg-accent'
+  return (
+    <nav aria-label={label} className="flex items-center justify-center gap-3 text-sm">
+      {first ? (
+        <Link to={first} className={LINK_CLASS}>
+          Volver al principio
+        </Link>
+      ) : null}
+      {next ? (
+        <Link to={next} className={LINK_CLASS}>
+          Siguiente
+        </Link>
+      ) : null}
+    </nav>
   )
 }

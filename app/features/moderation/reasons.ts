@@ -24,6 +24,7 @@ export const MODERATION_MESSAGES = {
   gone: 'Este contenido ya no está disponible.',
   memberGone: 'Este miembro ya no está en la comunidad.',
   taken: 'Otra persona del equipo ya ha decidido sobre este contenido. Recarga la página para ver la cola actualizada.',
+  memberTaken: 'Otra persona del equipo ya ha decidido sobre esta cuenta. Recarga la página para ver la cola actualizada.',
   reasonRequired: 'Escribe el motivo que verá el autor',
   hidden: 'Contenido oculto',
   deleted: 'Contenido eliminado',

@@ -7,17 +7,22 @@ import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
 import { ReportForm } from './components/moderation-controls'
 import { reportItem, requestReview } from './moderation.server'
-import { ReportIntent } from './schemas'
+import { REPORT_OPEN_WHILE_SUSPENDED, ReportIntent } from './schemas'
 import type { Route } from './+types/report.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Informar · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
 /** 'Informar' and 'Pedir revisión' (issue 28): a fetcher posts here; without JavaScript the answer is this page. */
 export const action = guardedAction(requireCompleteProfile, (request, member) =>
-  handleIntent(request, ReportIntent, {
-    report: { invalid: 'Revisa el motivo del informe', run: (input) => reportItem(member, input) },
-    'request-review': { invalid: 'No se pudo pedir la revisión', run: (input) => requestReview(member, input.kind, input.itemId) },
-  }),
+  handleIntent(
+    request,
+    ReportIntent,
+    {
+      report: { invalid: 'Revisa el motivo del informe', run: (input) => reportItem(member, input) },
+      'request-review': { invalid: 'No se pudo pedir la revisión', run: (input) => requestReview(member, input.kind, input.itemId) },
+    },
+    { openWhileSuspended: REPORT_OPEN_WHILE_SUSPENDED },
+  ),
 )
 
 const Reported = z.object({ tipo: z.enum(['post', 'comment', 'session_comment', 'member']), id: z.uuid() })

@@ -8,8 +8,11 @@ export const reportedKindEnum = pgEnum('reported_kind', ['post', 'comment', 'ses
 /** Issue 28's reasons, in the order the form offers them. */
 export const reportReasonEnum = pgEnum('report_reason', ['spam', 'offensive', 'false', 'off_topic', 'confidential', 'other'])
 
-/** Open until a moderator decides; then 'actioned' (hidden, deleted, or the member warned, suspended or expelled) or 'dismissed'. */
-export const reportStatusEnum = pgEnum('report_status', ['open', 'actioned', 'dismissed'])
+/**
+ * Open until a moderator decides; then 'actioned' (hidden, deleted, or the member warned, suspended
+ * or expelled) or 'dismissed'; 'gone' when what it was about is deleted first (a trigger, migration 0028).
+ */
+export const reportStatusEnum = pgEnum('report_status', ['open', 'actioned', 'dismissed', 'gone'])
 
 /** A member's report of something they read (issue 28). One open report per member and item. */
 export const moderationReports = pgTable(

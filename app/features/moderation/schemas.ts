@@ -18,6 +18,9 @@ export const ReportIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('request-review'), kind, itemId }),
 ])
 
+/** Asking for a review is a suspended member's one way to appeal: open in read-only mode (decisions/0029). */
+export const REPORT_OPEN_WHILE_SUSPENDED = ['request-review'] as const satisfies ReadonlyArray<z.output<typeof ReportIntent>['intent']>
+
 /** What moderators send from the queue. */
 export const DecisionIntent = z.object({
   intent: z.literal('decide'),

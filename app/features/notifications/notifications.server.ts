@@ -162,13 +162,21 @@ const NotificationIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('mark-all-read') }),
 ])
 
+/** Reading one's notifications is no participation: open in read-only mode (decisions/0029). */
+const OPEN_WHILE_SUSPENDED = ['mark-read', 'mark-all-read'] as const satisfies ReadonlyArray<z.output<typeof NotificationIntent>['intent']>
+
 /** Only the recipient's own rows match: another member's ids are not found. */
 /** The bell's and /notificaciones' action: mark one (or a group) read, or all. */
 export function notificationAction(request: Request, user: CurrentUser) {
-  return handleIntent(request, NotificationIntent, {
-    'mark-read': { invalid: 'Solicitud no válida', run: (input) => markReadIntent(user, input) },
-    'mark-all-read': { invalid: 'Solicitud no válida', run: () => markAllReadIntent(user) },
-  })
+  return handleIntent(
+    request,
+    NotificationIntent,
+    {
+      'mark-read': { invalid: 'Solicitud no válida', run: (input) => markReadIntent(user, input) },
+      'mark-all-read': { invalid: 'Solicitud no válida', run: () => markAllReadIntent(user) },
+    },
+    { openWhileSuspended: OPEN_WHILE_SUSPENDED },
+  )
 }
 
 async function markReadIntent(user: CurrentUser, { notificationId }: { notificationId: string | string[] }) {

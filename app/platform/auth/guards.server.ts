@@ -3,7 +3,7 @@ import { getViewer, type Profile } from '~/features/account/profile.server'
 import { isProfileComplete } from '~/features/account/profile-completeness'
 import { oncePerRequest } from '~/platform/http/request-context.server'
 import { getEnv } from '~/platform/env.server'
-import { refuse, unavailableIfDatabaseAway } from '~/platform/http/responses.server'
+import { refuse, refuseReadOnly, unavailableIfDatabaseAway } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { noteActive } from './activity.server'
 import { getAuth } from './auth.server'
@@ -151,4 +151,13 @@ export function safeRedirect(target: FormDataEntryValue | string | null | undefi
   const path = resolved.pathname + resolved.search + resolved.hash
   if (resolved.origin !== base || /^\/[/\\]/.test(path) || /%(2f|5c)/i.test(resolved.pathname.slice(0, 4))) return fallback
   return path
+}
+
+/**
+ * `participate` (capabilities.ts), or 403 'Tu cuenta está en modo lectura' with until when and
+ * why. `handleIntent` already holds every intent to it; an intent declared open while suspended
+ * that is so only in part (editing one's own hidden item) asks for it where it is not.
+ */
+export function requireParticipation(user: CurrentUser) {
+  if (!can(user, 'participate')) refuseReadOnly(user.profile!, { userId: user.id })
 }

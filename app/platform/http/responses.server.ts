@@ -1,11 +1,11 @@
 import { parseWithZod } from '~/ui/parse-with-zod'
 import { data } from 'react-router'
 import type { z } from 'zod'
+import { type CapabilityHolder, can, readOnlyNotice, type Standing } from '~/platform/auth/capabilities'
 import { isDatabaseUnavailable } from '~/platform/db/availability.server'
 import { logger } from '~/platform/logger.server'
 import { type FileLimits, readMultipart, type UploadedFile } from '~/platform/storage/multipart.server'
 import type { Failure, Message } from './result'
-import { fullDateTime } from '~/platform/dates'
 
 /**
  * How a request is answered (docs/decisions/0012-one-way-to-write-an-action.md):
@@ -144,12 +144,16 @@ type Answer<H> = { [K in keyof H]: H[K] extends { run: (...args: never[]) => inf
  * to the form as its result. Anything unexpected is caught here, once: the detail goes to the
  * log with the request id, the form gets a 500 with the intent's fixed message and its values
  * back, and the member keeps the page.
+ *
+ * A member without `participate` (a suspension running: `guardedAction` marked the request) is
+ * refused every intent but those `openWhileSuspended` names, declared beside the action's intent
+ * union (decisions/0029): an action that declares none is closed to them.
  */
 export async function handleIntent<S extends IntentSchema, H extends Handlers<S>>(
   request: Request,
   schema: S,
   handlers: H,
-  formOptions?: Parameters<typeof readForm>[1],
+  formOptions?: Parameters<typeof readForm>[1] & { openWhileSuspended?: readonly IntentOf<S>[] },
 ): Promise<Answer<H> | Refusal> {
   // What the form gets back with a failure: its values, never its passwords.
   let valuesBack: (() => Failure['submission']) | undefined
@@ -159,6 +163,8 @@ export async function handleIntent<S extends IntentSchema, H extends Handlers<S>
     const submission = parseWithZod(formData, { schema })
     valuesBack = () => submission.reply({ hideFields: PASSWORD_FIELDS })
     const intent = String(formData.get('intent') ?? '') as IntentOf<S>
+    const standing = readOnly.get(request)
+    if (standing && !formOptions?.openWhileSuspended?.includes(intent)) refuseReadOnly(standing, { intent })
     handler = Object.hasOwn(handlers, intent) ? handlers[intent] : undefined
     if (!handler) refuse(400, REQUEST_MESSAGES.invalid, { detail: { intent } })
     if (submission.status !== 'success') {
@@ -248,9 +254,10 @@ export async function orWhenFailed<T>(load: Promise<T>, fallback: T, part: strin
  * A page's action: its guard first, then its form (`run`, which calls `handleIntent`). A guard that
  * cannot decide — the database away, an unexpected error — or that refuses answers the form the
  * way `handleIntent` does, so the member keeps the page and what they typed instead of an error
- * page; a guard's redirect (to sign in, to complete the profile) goes on as it is.
+ * page; a guard's redirect (to sign in, to complete the profile) goes on as it is. A member the
+ * guard let in without `participate` is marked on the request, for `handleIntent` to refuse.
  */
-export function guardedAction<User, Args extends { request: Request }, R>(
+export function guardedAction<User extends CapabilityHolder | void, Args extends { request: Request }, R>(
   guard: (request: Request) => Promise<User>,
   run: (request: Request, user: User, args: Args) => Promise<R>,
 ) {
@@ -258,63 +265,21 @@ export function guardedAction<User, Args extends { request: Request }, R>(
     let user: User
     try {
       user = await guard(args.request)
-      await refuseWhileSuspended(args.request, user)
     } catch (thrown) {
       if (thrown instanceof Response && !isRefusal(thrown)) throw thrown
       return answerFailure(args.request, thrown, REQUEST_MESSAGES.failed, await valuesOf(args.request))
     }
+    if (user && !can(user, 'participate')) readOnly.set(args.request, user.profile!)
     return run(args.request, user, args)
   }
 }
 
-/**
- * What a member suspended by moderation may still do (issue 28, decisions/0029): look after their
- * account and data, read their notifications. Every other action is refused here, where every
- * signed-in action passes, so a new one cannot forget the check.
- */
-const ALLOWED_WHILE_SUSPENDED: Record<string, readonly string[] | 'any'> = {
-  '/perfil': [
-    'password',
-    'email',
-    'two-factor-enable',
-    'two-factor-confirm',
-    'two-factor-disable',
-    'close-device',
-    'close-other-devices',
-    'passkey-options',
-    'passkey-add',
-    'passkey-remove',
-    'notifications',
-    'preferences',
-    'privacy',
-    'export-data',
-    'delete-account',
-  ],
-  '/notificaciones': 'any',
-}
+/** The requests of members in read-only mode, with their standing (set by `guardedAction`, read by `handleIntent`). */
+const readOnly = new WeakMap<Request, Standing>()
 
-async function refuseWhileSuspended(request: Request, user: unknown) {
-  const profile = (user as { profile?: { suspendedUntil?: Date | null; suspensionReason?: string | null } | null } | null)?.profile
-  const until = profile?.suspendedUntil
-  if (!until || until.getTime() <= Date.now()) return
-  const allowed = ALLOWED_WHILE_SUSPENDED[new URL(request.url).pathname]
-  if (allowed === 'any') return
-  if (allowed) {
-    const intent = await request
-      .clone()
-      .formData()
-      .then((form) => String(form.get('intent') ?? ''))
-      .catch(() => '')
-    if (allowed.includes(intent)) return
-  }
-  refuse(
-    403,
-    {
-      title: 'Tu cuenta está en modo lectura',
-      description: `Hasta el ${fullDateTime(until)}${profile.suspensionReason ? `. Motivo: ${profile.suspensionReason}` : ''}. Puedes leer la comunidad, pero no publicar, comentar ni dar like.`,
-    },
-    { detail: { suspendedUntil: until.toISOString() } },
-  )
+/** 403 'Tu cuenta está en modo lectura', with until when and why. */
+export function refuseReadOnly(standing: Standing, detail?: Record<string, unknown>): never {
+  refuse(403, readOnlyNotice(standing), { detail: { ...detail, suspendedUntil: standing.suspendedUntil?.toISOString() } })
 }
 
 /** A plain form's values, to send back with a failure that came before the form was read (never passwords). */

@@ -4,7 +4,7 @@ import { DELETED_MEMBER, displayName } from '~/features/account/display-name'
 import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { can } from '~/platform/auth/capabilities'
-import { type CurrentUser, requireAccess } from '~/platform/auth/guards.server'
+import { type CurrentUser, requireAccess, requireParticipation } from '~/platform/auth/guards.server'
 import { type AuditEntry, recordAudit } from '~/platform/audit/audit.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse, success } from '~/platform/http/responses.server'
@@ -127,7 +127,7 @@ export function toCommentView(row: ListedComment, viewer: Viewer): CommentView {
 
 export async function getComment(c: Commentable, commentId: string) {
   const [row] = await getDb()
-    .select({ id: c.comments.id, targetId: c.on, userId: c.comments.userId })
+    .select({ id: c.comments.id, targetId: c.on, userId: c.comments.userId, hiddenAt: c.comments.hiddenAt })
     .from(c.comments)
     .where(eq(c.comments.id, commentId))
   return row ?? null
@@ -250,6 +250,8 @@ export function commentHandlers<F extends Subject>(c: Commentable<F>, user: Curr
         const comment = await getComment(c, input.commentId)
         if (!comment) refuse(404, 'No se pudieron guardar los cambios')
         if (comment.userId !== user.id) refuse(403, 'No se pudieron guardar los cambios', { detail: { commentId: comment.id } })
+        // In read-only mode, only a hidden comment is edited: the author's way to ask for a review.
+        if (!comment.hiddenAt) requireParticipation(user)
         await getDb()
           .update(c.comments)
           .set({ content: input.content, updatedAt: sql`now()` })
