@@ -1,5 +1,6 @@
 import { base32 } from '@better-auth/utils/base32'
 import { createOTP } from '@better-auth/utils/otp'
+import { unzipSync } from 'fflate'
 import { signOut, submitSignIn } from './support/accounts'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
@@ -34,7 +35,17 @@ test("'Seguridad' lists this device, marked, and reads well at 390 and 1280 px",
   await screenshot(page, 'security-390', { fullPage: false })
 })
 
-test("a member downloads their data ('Descargar mis datos', a ZIP by e-mail), then deletes their account", async ({ page, member }) => {
+test("a member downloads their data ('Descargar mis datos', a ZIP by e-mail), then deletes their account", async ({
+  page,
+  member,
+  signedInAs,
+}) => {
+  // An admin gives them premium first: the export tells them, without naming the admin.
+  const admin = await signedInAs('admin')
+  await admin.page.goto(`/usuario/${member.id}`)
+  await admin.page.getByRole('button', { name: 'Activar Premium' }).click()
+  await expectToast(admin.page, 'Usuario promovido a premium')
+
   const mark = markMailLog()
   await page.goto('/perfil#tus-datos')
   await page.getByRole('button', { name: 'Descargar mis datos' }).click()
@@ -43,7 +54,13 @@ test("a member downloads their data ('Descargar mis datos', a ZIP by e-mail), th
   const download = await page.request.get(link)
   expect(download.status()).toBe(200)
   expect(download.headers()['content-type']).toBe('application/zip')
-  expect((await download.body()).subarray(0, 2).toString()).toBe('PK')
+  const files = unzipSync(new Uint8Array(await download.body()))
+  const json = new TextDecoder().decode(files['mis-datos.json'])
+  const data = JSON.parse(json)
+  expect(data.cuenta).toEqual([expect.objectContaining({ id: member.id, email: member.email, first_name: member.firstName })])
+  expect(data.perfil).toEqual([expect.objectContaining({ last_name: member.lastName, is_premium: true, premium_source: 'admin' })])
+  expect(data.registro_de_acciones).toEqual([expect.objectContaining({ action: 'premium_granted', details: { source: 'admin' } })])
+  for (const theirs of [admin.id, admin.email, admin.name]) expect(json).not.toContain(theirs)
   // Asked again the same day: the card says when.
   await page.getByRole('button', { name: 'Descargar mis datos' }).click()
   await expect(page.locator('#tus-datos').getByText('Ya pediste tus datos hoy.', { exact: false })).toBeVisible()

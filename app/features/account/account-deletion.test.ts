@@ -1,26 +1,43 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { createElement } from 'react'
 import { describe, expect, test } from 'vitest'
+import * as applicationRoute from '~/features/admission/application.route'
+import * as applyRoute from '~/features/admission/apply.route'
 import { admissionApplications } from '~/features/admission/schema'
+import * as queueRoute from '~/features/moderation/queue.route'
+import * as reportRoute from '~/features/moderation/report.route'
 import { ceoSessionComments, ceoSessionLikes, ceoSessionProgress, ceoSessions } from '~/features/ceo-sessions/schema'
 import { createEvent, toggleRegistration } from '~/features/events/events.server'
 import { eventAttendees } from '~/features/events/schema'
 import { communityComments, communityPosts } from '~/features/feed/schema'
-import { moderationDecisions, moderationReports } from '~/features/moderation/schema'
 import { notifications } from '~/features/notifications/schema'
 import * as memberRoute from '~/features/members/member.route'
 import { auditLog } from '~/platform/audit/schema'
 import { getAuth } from '~/platform/auth/auth.server'
 import { getDb } from '~/platform/db/client.server'
+import { housekeepingJob } from '~/platform/jobs/housekeeping.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
+import { jobs } from '~/platform/jobs/schema'
+import { enqueueMail } from '~/platform/mail/mail.server'
+import { NoticeEmail } from '~/platform/mail/notice-email'
 import { getStorage } from '~/platform/storage/storage.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { useFakeStripe } from '../../../tests/setup/fake-stripe'
 import { createPost, createPostWithFiles, feedAction, feedLoader } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
-import { type createConfirmedUser, formRequest, latestMailTo, queuedMails, readToast, run } from '../../../tests/setup/requests'
+import {
+  cookiesFrom,
+  type createConfirmedUser,
+  formRequest,
+  latestMailTo,
+  queuedMails,
+  readToast,
+  run,
+} from '../../../tests/setup/requests'
 import { newSession } from '../../../tests/setup/sessions'
-import { codeOf, enrolled } from '../../../tests/setup/two-factor'
+import { enrolled } from '../../../tests/setup/two-factor'
 import { TWO_FACTOR_MESSAGES } from './auth-action.server'
+import * as authRoute from './auth.route'
 import { DELETION_MESSAGES } from './account-deletion.server'
 import { profiles } from './schema'
 import * as profileRoute from './profile.route'
@@ -53,21 +70,34 @@ async function memberColumns() {
   }>
 }
 
-/** Every row, in any table, that still names `userId` (table → count). */
-async function rowsNaming(userId: string) {
+/**
+ * Every text and JSON column of every table, read for the member's id, e-mail and names (column →
+ * rows): not only the columns that name a member by id, but the words of notifications, the
+ * payloads of jobs, the details of audit lines.
+ */
+async function textsNaming({ userId, email, names = [] }: { userId: string; email: string; names?: string[] }) {
+  const columns = (await rows(sql`select table_name, column_name from information_schema.columns
+    where table_schema = 'public' and data_type in ('text', 'jsonb', 'json', 'character varying', 'ARRAY')`)) as Array<{
+    table_name: string
+    column_name: string
+  }>
+  const needles = [userId, email, ...names].map((needle) => sql`lower(${sql.identifier('c')}::text) like ${`%${needle.toLowerCase()}%`}`)
   const left: Record<string, number> = {}
-  for (const { table_name, column_name } of await memberColumns()) {
+  for (const { table_name, column_name } of columns) {
     const [row] = await rows(
-      sql`select count(*)::int as n from ${sql.identifier(table_name)} where ${sql.identifier(column_name)} = ${userId}`,
+      sql`select count(*)::int as n from (select ${sql.identifier(column_name)} as c from ${sql.identifier(table_name)}) t
+          where ${sql.join(needles, sql` or `)}`,
     )
     if (row.n > 0) left[`${table_name}.${column_name}`] = row.n
   }
   return left
 }
+const naming = (member: { userId?: string; email?: string }, names: string[] = []) =>
+  textsNaming({ userId: member.userId!, email: member.email!, names })
 
 /** A member with something in every part of the community, and the others their actions touched. */
 async function busyMember() {
-  const member = await person('premium', { firstName: 'Elena', lastName: 'Borrada' })
+  const member = await person('premium', { firstName: 'Elena', lastName: 'Olvidada' })
   const other = await person('premium', { firstName: 'Óscar', lastName: 'Sigue' })
   const third = await person('premium', { firstName: 'Inés', lastName: 'Responde' })
   const admin = await person('admin')
@@ -83,7 +113,7 @@ async function busyMember() {
   ).data.postId as string
   const othersPost = await createPost(other.cookie!, { title: 'El post de Óscar' })
   await feedAction({ intent: 'like-post', postId: othersPost }, member.cookie)
-  await feedAction({ intent: 'add-comment', postId: othersPost, content: 'Comentario de Elena' }, member.cookie)
+  await feedAction({ intent: 'add-comment', postId: othersPost, content: 'Mi comentario en este post' }, member.cookie)
   const [comment] = await db
     .select({ id: communityComments.id })
     .from(communityComments)
@@ -95,7 +125,7 @@ async function busyMember() {
     .from(communityComments)
     .where(and(eq(communityComments.userId, third.userId!), eq(communityComments.content, 'Comentario de Inés')))
   await feedAction({ intent: 'like-comment', commentId: thirdsComment!.id }, member.cookie)
-  await feedAction({ intent: 'add-comment', postId: ownPost, content: 'Óscar comenta el post de Elena' }, other.cookie)
+  await feedAction({ intent: 'add-comment', postId: ownPost, content: 'Óscar comenta este post' }, other.cookie)
 
   const { sessionId } = await newSession(admin.userId!)
   await db.insert(ceoSessionLikes).values({ sessionId, userId: member.userId! })
@@ -122,20 +152,41 @@ async function busyMember() {
   expect((await toggleRegistration(eventId, member.userId!)).kind).toBe('registered')
   expect((await toggleRegistration(eventId, other.userId!)).kind).toBe('waitlisted')
 
-  await db.insert(admissionApplications).values({
-    email: member.email!,
-    firstName: 'Elena',
-    lastName: 'Borrada',
-    linkedinUrl: 'https://www.linkedin.com/in/elena',
-    company: 'Biotech SL',
-    position: 'COO',
-    sector: 'biotech',
-    yearsExperience: 18,
-    targetRole: 'CEO',
-    contribution: 'Operaciones',
-    expectations: 'Red',
-    status: 'approved',
-  })
+  // She applied before joining: the admins heard of it by name; an admin approved it (audited with her e-mail).
+  const applied = await run(() =>
+    applyRoute.action({
+      request: formRequest('/admision', {
+        intent: 'apply',
+        email: member.email!,
+        firstName: 'Elena',
+        lastName: 'Olvidada',
+        linkedinUrl: 'https://www.linkedin.com/in/elena',
+        company: 'Biotech SL',
+        position: 'COO',
+        sector: 'biotech',
+        yearsExperience: '18',
+        targetRole: 'CEO',
+        contribution: 'Operaciones',
+        expectations: 'Red',
+        consent: 'on',
+      }),
+      params: {},
+      context,
+    } as any),
+  )
+  expect(applied.status).toBe(303)
+  const [application] = await db
+    .select({ id: admissionApplications.id })
+    .from(admissionApplications)
+    .where(eq(admissionApplications.email, member.email!))
+  const approved = await run(() =>
+    applicationRoute.action({
+      request: formRequest(`/admin/admisiones/${application!.id}`, { intent: 'approve', seen: 'pending' }, { cookie: admin.cookie }),
+      params: { applicationId: application!.id },
+      context,
+    } as any),
+  )
+  expect(approved.status).toBe(200)
   const avatarKey = `avatars/${member.userId}/avatar_1_test.webp`
   await getStorage().put(avatarKey, Buffer.from('webp'), 'image/webp')
   await db
@@ -144,11 +195,41 @@ async function busyMember() {
     .where(eq(profiles.userId, member.userId!))
   await profile({ intent: 'export-data' }, member.cookie)
   await runDueJobs({ names: ['account.data-export'] })
-  // Reported by another member, and warned by the team.
-  await db.insert(moderationReports).values({ userId: other.userId!, kind: 'member', itemId: member.userId!, reason: 'spam' })
-  await db
-    .insert(moderationDecisions)
-    .values({ kind: 'member', itemId: member.userId!, userId: member.userId!, decidedBy: admin.userId!, action: 'warn', reason: 'Aviso' })
+  // Reported by another member (the moderators are told her name), and warned by the team (the reporter is told her name).
+  const reported = await run(() =>
+    reportRoute.action({
+      request: formRequest(
+        '/moderacion/informar',
+        { intent: 'report', kind: 'member', itemId: member.userId!, reason: 'spam' },
+        { cookie: other.cookie },
+      ),
+      params: {},
+      context,
+    } as any),
+  )
+  expect(reported.status).toBe(200)
+  const warned = await run(() =>
+    queueRoute.action({
+      request: formRequest(
+        '/admin/moderacion',
+        { intent: 'member', userId: member.userId!, action: 'warn', reason: 'Aviso' },
+        { cookie: admin.cookie },
+      ),
+      params: {},
+      context,
+    } as any),
+  )
+  expect(warned.location).toBe('/admin/moderacion')
+  // Someone typed her address with a wrong password (audited with the address), and an e-mail to her was refused for good.
+  const signIn = await run(() =>
+    authRoute.action({
+      request: formRequest('/auth', { intent: 'signin', email: member.email!, password: 'no-es-la-clave' }),
+      params: {},
+      context,
+    } as any),
+  )
+  expect(signIn.status).toBe(400)
+  await refusedMail(member.email!, 'Elena')
 
   const [attachment] = await rows(sql`select file_path from post_attachments where post_id = ${ownPost}`)
   return {
@@ -165,6 +246,16 @@ async function busyMember() {
     avatarKey,
     attachmentKey: attachment.file_path as string,
   }
+}
+
+/** An e-mail to `to` that the SMTP server refused for good (three permanent 5xx): the queue keeps it as failed, payload and all. */
+async function refusedMail(to: string, firstName: string) {
+  const subject = `Aviso ${Math.random()}`
+  await enqueueMail({ to, subject, email: createElement(NoticeEmail, { title: 'Aviso', firstName, paragraphs: ['Un aviso.'] }) })
+  await getDb()
+    .update(jobs)
+    .set({ status: 'failed', attempts: 3, lastError: '550 mailbox unavailable', finishedAt: sql`now()` })
+    .where(sql`${jobs.payload}->>'subject' = ${subject}`)
 }
 
 const post = async (id: string) =>
@@ -197,10 +288,20 @@ describe("'Eliminar mi cuenta'", () => {
     expect(deleted.headers.getSetCookie().some((cookie) => /session_token=;/.test(cookie))).toBe(true)
     expect(await isSignedIn(member.cookie!)).toBe(false)
 
-    // No row of theirs anywhere but the audit line that records the deletion.
-    expect(await rowsNaming(member.userId!)).toEqual({ 'audit_log.target_user_id': 1 })
-    const [audit] = await getDb().select().from(auditLog).where(eq(auditLog.targetUserId, member.userId!))
-    expect(audit).toMatchObject({ action: 'account_deleted', actorUserId: null, details: { writing: 'keep' } })
+    // Nothing anywhere names them (the admins' 'Nueva solicitud de…', the moderators' 'Perfil de…', the reporter's 'Sobre el
+    // perfil de…', the audit's e-mails, the failed e-mail to them) but, by id, the audit lines of the warning and of the deletion,
+    // and the work the deletion queued: its e-mail to them and the deletion of their files.
+    const names = ['Elena', 'Olvidada']
+    expect(await naming(member, names)).toEqual({ 'audit_log.target_user_id': 2, 'jobs.payload': 2 })
+    const audit = await getDb()
+      .select({ action: auditLog.action, actorUserId: auditLog.actorUserId, details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.targetUserId, member.userId!))
+      .orderBy(auditLog.id)
+    expect(audit).toEqual([
+      { action: 'member_warned', actorUserId: seeded.admin.userId, details: { days: null, reports: 1 } },
+      { action: 'account_deleted', actorUserId: null, details: { writing: 'keep' } },
+    ])
     expect(await getDb().select().from(admissionApplications).where(eq(admissionApplications.email, member.email!))).toEqual([])
 
     // Their post and comments stay, without an author; the feed shows them as «Miembro eliminado», with no profile link.
@@ -213,7 +314,7 @@ describe("'Eliminar mi cuenta'", () => {
       author: { userId: string | null; name: string }
       canEdit: boolean
     }>
-    expect(comments.find((c) => c.content === 'Comentario de Elena')).toMatchObject({
+    expect(comments.find((c) => c.content === 'Mi comentario en este post')).toMatchObject({
       author: { userId: null, name: 'Miembro eliminado' },
       canEdit: false,
     })
@@ -254,12 +355,34 @@ describe("'Eliminar mi cuenta'", () => {
       .where(eq(eventAttendees.userId, other.userId!))
     expect(place!.status).toBe('registered')
 
-    // Their photo and their data export are deleted; the kept post keeps its attachment.
+    // After the commit, a job deletes their photo and their data export; the kept post keeps its attachment, moved out of
+    // the folder named after them.
+    expect(await getStorage().size(seeded.avatarKey)).toBeGreaterThan(0)
+    await runDueJobs({ names: ['account.deletion-files'] })
     expect(await getStorage().size(seeded.avatarKey)).toBeNull()
     expect(await getStorage().size(exportKey)).toBeNull()
-    expect(await getStorage().size(seeded.attachmentKey)).toBeGreaterThan(0)
+    expect(await getStorage().size(seeded.attachmentKey)).toBeNull()
+    const [attachment] = await rows(sql`select file_path from post_attachments where post_id = ${seeded.ownPost}`)
+    expect(attachment.file_path).toBe(seeded.attachmentKey.replace(`attachments/${member.userId}/`, 'attachments/kept/'))
+    expect(await getStorage().size(attachment.file_path)).toBeGreaterThan(0)
     const mail = await latestMailTo(member.email!, 'Tu cuenta se ha eliminado')
     expect(mail!.text).toContain('«Miembro eliminado»')
+
+    // The queued work is done; the e-mail to them is refused for good. Once housekeeping has run past their keeping
+    // (done jobs 14 days, failed ones addressed to nobody here 30 days), only the audit lines' ids are left.
+    await getDb()
+      .update(jobs)
+      .set({ status: 'failed', attempts: 3, lastError: '550 mailbox unavailable', finishedAt: sql`now()` })
+      .where(and(eq(jobs.name, 'mail.send'), sql`${jobs.payload}->>'to' = ${member.email}`))
+    await refusedMail(other.email!, 'Óscar')
+    await getDb()
+      .update(jobs)
+      .set({ finishedAt: sql`now() - interval '31 days'` })
+      .where(sql`${jobs.status} in ('done', 'failed')`)
+    await housekeepingJob.run({}, { attempts: 1, jobId: 0 })
+    expect(await naming(member, names)).toEqual({ 'audit_log.target_user_id': 2 })
+    // A failed e-mail to someone still here stays for the operator to see.
+    expect(await rows(sql`select id from jobs where status = 'failed' and payload->>'to' = ${other.email}`)).toHaveLength(1)
   })
 
   test('deleting what they wrote too: their posts (with files), comments and the replies to them go; counters are counted again', async () => {
@@ -267,6 +390,7 @@ describe("'Eliminar mi cuenta'", () => {
     const deleted = await deleteOwn(seeded.member, { writing: 'delete' })
     expect(deleted.status).toBe(302)
     expect(await post(seeded.ownPost)).toBeUndefined()
+    await runDueJobs({ names: ['account.deletion-files'] })
     expect(await getStorage().size(seeded.attachmentKey)).toBeNull()
     const left = await getDb()
       .select({ content: communityComments.content })
@@ -279,7 +403,7 @@ describe("'Eliminar mi cuenta'", () => {
       .from(ceoSessions)
       .where(eq(ceoSessions.id, seeded.sessionId))
     expect(session!.commentCount).toBe(0)
-    expect(await rowsNaming(seeded.member.userId!)).toEqual({ 'audit_log.target_user_id': 1 })
+    expect(await naming(seeded.member, ['Elena', 'Olvidada'])).toEqual({ 'audit_log.target_user_id': 2, 'jobs.payload': 2 })
     expect((await latestMailTo(seeded.member.email!, 'Tu cuenta se ha eliminado'))!.text).toContain(
       'También hemos eliminado tus publicaciones',
     )
@@ -300,7 +424,7 @@ describe("'Eliminar mi cuenta'", () => {
     expect(anonymous.status).toBe(302)
     expect(anonymous.location).toMatch(/^\/auth/)
     expect(await isSignedIn(member.cookie!)).toBe(true)
-    expect(await rowsNaming(member.userId!)).toHaveProperty(['user.id'], 1)
+    expect(await naming(member)).toHaveProperty(['user.id'], 1)
   })
 
   test('with two-factor sign-in on, a code is needed too: none, a wrong one and a replayed recovery code are refused', async () => {
@@ -311,11 +435,31 @@ describe("'Eliminar mi cuenta'", () => {
     const wrong = await deleteOwn(member, { code: '000000' })
     expect(wrong.status).toBe(400)
     expect(wrong.data.message.title).toBe(TWO_FACTOR_MESSAGES.wrongCode)
+    // A recovery code used to sign in, sent again: refused, the account stays.
+    const [used, unused] = member.backupCodes
+    const step = await run(() =>
+      authRoute.action({
+        request: formRequest('/auth', { intent: 'signin', email: member.email, password: member.password }),
+        params: {},
+        context,
+      } as any),
+    )
+    const signedIn = await run(() =>
+      authRoute.action({
+        request: formRequest('/auth?tab=codigo', { intent: 'two-factor', code: used! }, { cookie: cookiesFrom(step.headers) }),
+        params: {},
+        context,
+      } as any),
+    )
+    expect(signedIn.status).toBe(302)
+    const replayed = await deleteOwn(member, { code: used!.replace('-', '') })
+    expect(replayed.status).toBe(400)
+    expect(replayed.data.message.title).toBe(TWO_FACTOR_MESSAGES.wrongCode)
     expect(await isSignedIn(member.cookie)).toBe(true)
-    const deleted = await deleteOwn(member, { code: await codeOf(member.totpURI) })
+    const deleted = await deleteOwn(member, { code: unused!.replace('-', '') })
     expect(deleted.status).toBe(302)
-    // Kept: the audit lines of turning two-factor on (by them, about them) and of the deletion.
-    expect(await rowsNaming(member.userId)).toEqual({ 'audit_log.target_user_id': 2, 'audit_log.actor_user_id': 1 })
+    // Kept, by id: the audit lines of turning two-factor on, of the recovery code that signed in, and of the deletion.
+    expect(await naming(member)).toEqual({ 'audit_log.target_user_id': 3, 'audit_log.actor_user_id': 2, 'jobs.payload': 1 })
   })
 
   test('the last admin cannot delete their account; with a second admin they can', async () => {
@@ -378,28 +522,111 @@ describe('an admin, at the member’s request', () => {
 describe('the subscription at Stripe', () => {
   const fake = useFakeStripe()
 
-  test('is cancelled first; when Stripe cannot be reached nothing is deleted (503, Retry-After)', async () => {
+  /** A paying member (a live subscription and an old one) holding an event's last place, with Óscar queued behind. */
+  async function payingMember() {
     const member = await person('premium')
-    await getDb().update(profiles).set({ stripeCustomerId: 'cus_borrar' }).where(eq(profiles.userId, member.userId!))
-    fake.subscriptions.push(
-      { id: 'sub_activa', customer: 'cus_borrar', status: 'active', current_period_end: Math.floor(Date.now() / 1000) + 86_400 },
-      { id: 'sub_vieja', customer: 'cus_borrar', status: 'canceled', current_period_end: 1_700_000_000 },
+    const other = await person('premium', { firstName: 'Óscar', lastName: 'Espera' })
+    const customer = `cus_${crypto.randomUUID().slice(0, 8)}`
+    await getDb().update(profiles).set({ stripeCustomerId: customer }).where(eq(profiles.userId, member.userId!))
+    const live = {
+      id: `sub_${crypto.randomUUID().slice(0, 8)}`,
+      customer,
+      status: 'active',
+      current_period_end: Math.floor(Date.now() / 1000) + 86_400,
+    }
+    fake.subscriptions.push(live, {
+      id: `sub_${crypto.randomUUID().slice(0, 8)}`,
+      customer,
+      status: 'canceled',
+      current_period_end: 1_700_000_000,
+    })
+    const eventId = await createEvent(
+      {
+        title: 'Desayuno de consejeros',
+        description: 'Networking',
+        content: null,
+        eventDate: new Date(Date.now() + 10 * 24 * 3600 * 1000),
+        timeZone: 'Europe/Madrid',
+        durationMinutes: 60,
+        location: 'Madrid',
+        eventType: 'presencial',
+        maxAttendees: 1,
+        externalLink: null,
+      },
+      member.userId!,
     )
-    fake.failNextWith(500)
-    const away = await deleteOwn(member)
-    expect(away.status).toBe(503)
-    expect(away.headers.get('Retry-After')).toBeTruthy()
-    expect(away.data.message).toEqual(DELETION_MESSAGES.billing)
-    expect(await isSignedIn(member.cookie!)).toBe(true)
-    expect(fake.subscriptions[0]!.status).toBe('active')
+    expect((await toggleRegistration(eventId, member.userId!)).kind).toBe('registered')
+    expect((await toggleRegistration(eventId, other.userId!)).kind).toBe('waitlisted')
+    return { member, other, live, eventId }
+  }
+  const places = async (eventId: string) =>
+    (
+      await getDb()
+        .select({ userId: eventAttendees.userId, status: eventAttendees.status })
+        .from(eventAttendees)
+        .where(eq(eventAttendees.eventId, eventId))
+    )
+      .map((place) => `${place.userId}:${place.status}`)
+      .sort()
+  const cancelJobs = () => rows(sql`select status, attempts, last_error from jobs where name = 'billing.cancel-subscriptions' order by id`)
 
+  test('all or nothing: when the deletion fails after where Stripe used to be called, the account, the subscription and the places are as they were', async () => {
+    const { member, other, live, eventId } = await payingMember()
+    const before = await places(eventId)
+    const requestsBefore = fake.requests.length
+    // The account row refuses to go: the transaction fails after the events and the subscription were dealt with.
+    await getDb().execute(
+      sql.raw(`create function refuse_deletion() returns trigger language plpgsql as $$ begin raise exception 'simulated failure'; end $$`),
+    )
+    await getDb().execute(
+      sql.raw(
+        `create trigger refuse_deletion before delete on "user" for each row when (old.id = '${member.userId}') execute function refuse_deletion()`,
+      ),
+    )
+    try {
+      const failed = await deleteOwn(member)
+      expect(failed.status).toBe(500)
+    } finally {
+      await getDb().execute(sql.raw('drop trigger refuse_deletion on "user"'))
+      await getDb().execute(sql.raw('drop function refuse_deletion()'))
+    }
+    expect(await isSignedIn(member.cookie!)).toBe(true)
+    expect(fake.requests.slice(requestsBefore).filter((request) => request.method === 'DELETE')).toEqual([])
+    expect(live.status).toBe('active')
+    expect(await cancelJobs()).toEqual([])
+    expect(await places(eventId)).toEqual(before)
+    expect(before).toEqual([`${member.userId}:registered`, `${other.userId}:waitlisted`].sort())
+    expect(await queuedMails(member.email!, 'Tu cuenta se ha eliminado')).toHaveLength(0)
+  })
+
+  test('after the commit a job cancels it, retried while Stripe is away; Stripe away no longer keeps the account', async () => {
+    const { member, other, live, eventId } = await payingMember()
+    fake.failNextWith(500, 100)
     const deleted = await deleteOwn(member)
     expect(deleted.status).toBe(302)
-    const cancels = fake.requests.filter((request) => request.method === 'DELETE')
-    expect(cancels.map((request) => request.path)).toEqual(['/v1/subscriptions/sub_activa'])
-    expect(cancels[0]!.idempotencyKey).toBe('account-deletion:sub_activa')
-    expect(fake.subscriptions[0]!.status).toBe('canceled')
-    expect(await rowsNaming(member.userId!)).toEqual({ 'audit_log.target_user_id': 1 })
+    expect(await isSignedIn(member.cookie!)).toBe(false)
+    // The place went to the queue in the deletion's transaction.
+    expect(await places(eventId)).toEqual([`${other.userId}:registered`])
+    expect((await latestMailTo(member.email!, 'Tu cuenta se ha eliminado'))!.text).toContain(
+      'Si tenías una suscripción, la estamos cancelando',
+    )
+
+    // Stripe away: the job fails and waits its turn again; the subscription is still live.
+    await runDueJobs({ names: ['billing.cancel-subscriptions'] })
+    expect(await cancelJobs()).toEqual([{ status: 'queued', attempts: 1, last_error: expect.any(String) }])
+    expect(live.status).toBe('active')
+
+    // Stripe back: the next try cancels the live one, once, with its idempotency key.
+    fake.failNextWith(500, 0)
+    await getDb().execute(sql`update jobs set run_at = now() where name = 'billing.cancel-subscriptions'`)
+    await runDueJobs({ names: ['billing.cancel-subscriptions'] })
+    expect(await cancelJobs()).toEqual([{ status: 'done', attempts: 2, last_error: null }])
+    const cancels = fake.requests.filter((request) => request.method === 'DELETE' && request.path.endsWith(live.id))
+    expect(cancels.map((request) => request.path)).toEqual([`/v1/subscriptions/${live.id}`])
+    expect(cancels[0]!.idempotencyKey).toBe(`account-deletion:${live.id}`)
+    expect(live.status).toBe('canceled')
+    // The job names the Stripe customer only, never the member.
+    expect(await naming(member)).toEqual({ 'audit_log.target_user_id': 1, 'jobs.payload': 1 })
   })
 })
 

@@ -170,10 +170,16 @@ export type RegistrationOutcome =
  * Registers the member, or cancels their registration (spec 001 §4: a toggle). The event row is
  * locked for the whole change, so fifty members registering at once for the last places cannot
  * take more than there are: the rest join the queue in order. A cancellation gives the place to
- * the first in the queue, who is told in the bell.
+ * the first in the queue, who is told in the bell. Inside another transaction (`executor`: an
+ * account's deletion) it is a part of that one.
  */
-export async function toggleRegistration(eventId: string, userId: string, now = new Date()): Promise<RegistrationOutcome> {
-  return getDb().transaction(async (tx) => {
+export async function toggleRegistration(
+  eventId: string,
+  userId: string,
+  now = new Date(),
+  executor: DbExecutor = getDb(),
+): Promise<RegistrationOutcome> {
+  return executor.transaction(async (tx) => {
     const [event] = await tx
       .select({ id: events.id, eventDate: events.eventDate, maxAttendees: events.maxAttendees, registeredCount: events.registeredCount })
       .from(events)

@@ -1,0 +1,41 @@
+import { eq, sql } from 'drizzle-orm'
+import { profiles } from '~/features/account/schema'
+import { getEnv } from '~/platform/env.server'
+import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
+import type { MemberDataPart } from '~/platform/privacy/member-data'
+import { getStripe, readSubscriptions } from './stripe.server'
+
+/** Stripe statuses that still bill or could bill again. */
+const LIVE = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused'])
+
+/**
+ * A deleted account's live subscriptions are cancelled now, not at the period's end. Queued by the
+ * deletion's transaction (it exists only if the account went) and retried while Stripe is away; it
+ * carries the Stripe customer alone, so a try that gives up names nobody in the console's failed jobs.
+ */
+export const cancelSubscriptionsJob = defineJob<{ customerId: string }>({
+  name: 'billing.cancel-subscriptions',
+  label: 'Cancelación de la suscripción de una cuenta eliminada',
+  async run({ customerId }) {
+    for (const subscription of await readSubscriptions(customerId)) {
+      if (!subscription.id || !LIVE.has(subscription.status)) continue
+      await getStripe().subscriptions.cancel(subscription.id, {}, { idempotencyKey: `account-deletion:${subscription.id}` })
+    }
+  },
+})
+
+export const billingData: MemberDataPart = {
+  tables: {
+    subscriptions: { section: 'suscripciones' },
+    test_checkout_sessions: { not: 'the local test checkout of a laptop, never a real payment' },
+  },
+  sections: {
+    suscripciones: (id) => sql`select id, customer_id, status, plan, monthly_cents, currency, current_period_end, cancel_at_period_end,
+      started_at, canceled_at, ended_at, updated_at from subscriptions where user_id = ${id} order by started_at`,
+  },
+  async erase(tx, { id }) {
+    if (getEnv().PAYMENTS_PROVIDER !== 'stripe') return
+    const [profile] = await tx.select({ customerId: profiles.stripeCustomerId }).from(profiles).where(eq(profiles.userId, id))
+    if (profile?.customerId) await enqueue(cancelSubscriptionsJob, { customerId: profile.customerId }, { executor: tx })
+  },
+}
