@@ -176,7 +176,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           enrolment={enrolment}
           failure={twoFactorResult}
         />
-        <PasskeysSection passkeys={loaderData.passkeys} />
+        <PasskeysSection passkeys={loaderData.passkeys} twoFactorEnabled={loaderData.twoFactorEnabled} />
       </DevicesCard>
 
       <DataCard failure={dataResult} deletionFailure={deletionResult} twoFactorEnabled={loaderData.twoFactorEnabled} />
