@@ -102,7 +102,7 @@ test('two-factor sign-in: an admin turns it on from the profile with an authenti
   const { page, ...member } = await signedInAs('admin', { viewport: DESKTOP })
   await page.goto('/perfil#seguridad')
   const card = page.locator('#seguridad')
-  await card.getByLabel('Contraseña actual').fill(member.password)
+  await card.locator('form#two-factor').getByLabel('Contraseña actual').fill(member.password)
   await card.getByRole('button', { name: 'Activar la verificación en dos pasos' }).click()
   await expect(card.getByRole('img', { name: 'Código QR para tu aplicación de autenticación' })).toBeVisible()
   await expect(card.getByRole('list', { name: 'Códigos de recuperación' }).getByRole('listitem')).toHaveCount(10)
@@ -114,9 +114,11 @@ test('two-factor sign-in: an admin turns it on from the profile with an authenti
   await card.getByRole('img', { name: 'Código QR para tu aplicación de autenticación' }).scrollIntoViewIfNeeded()
   await screenshot(page, 'two-factor-enrolment-390', { fullPage: false })
 
-  // What the member's authenticator app computes from the key the page shows.
+  // What the member's authenticator app computes from the key the page shows; each code works once,
+  // so signing in takes the next period's (the server accepts one period either side of its own).
   const totpURI = await card.locator('input[name="totpURI"]').inputValue()
-  const code = () => createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!)).totp()
+  const code = (periods = 0) =>
+    createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!)).hotp(Math.floor(Date.now() / 30_000) + periods)
   await card.getByLabel('Código', { exact: true }).fill('000000')
   await card.getByRole('button', { name: 'Activar', exact: true }).click()
   await expect(card.getByText('El código no es correcto', { exact: false })).toBeVisible()
@@ -132,7 +134,7 @@ test('two-factor sign-in: an admin turns it on from the profile with an authenti
   await expect(page).toHaveURL(/\/auth\?tab=codigo/)
   await expect(page.getByRole('heading', { name: 'Verificación en dos pasos' })).toBeVisible()
   await expectNoAxeViolations(page, '/auth?tab=codigo')
-  await page.getByLabel('Código', { exact: true }).fill(await code())
+  await page.getByLabel('Código', { exact: true }).fill(await code(1))
   await page.getByRole('button', { name: 'Continuar' }).click()
   await expectToast(page, 'Sesión iniciada exitosamente')
   await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible()
@@ -142,8 +144,9 @@ test('two-factor sign-in: an admin turns it on from the profile with an authenti
   await expect(page.getByRole('heading', { name: 'Consola', level: 1 })).toBeVisible()
 })
 
-test('passkeys: one added from the profile in Chromium’s virtual authenticator signs the member in without a password', async ({
+test('passkeys: one added from the profile (with the password) in Chromium’s virtual authenticator signs the member in without a password', async ({
   page,
+  member,
 }) => {
   // A platform authenticator with a fingerprint that always agrees, as a laptop's would.
   const cdp = await page.context().newCDPSession(page)
@@ -154,11 +157,20 @@ test('passkeys: one added from the profile in Chromium’s virtual authenticator
   await page.setViewportSize(DESKTOP)
   await page.goto('/perfil#seguridad')
   const keys = page.locator('section', { has: page.getByRole('heading', { name: 'Llaves de acceso' }) })
+  // A device left signed in is not enough: the password first, and a wrong one is told in Spanish.
+  await keys.getByLabel('Contraseña actual').fill('no-es-la-clave')
   await keys.getByRole('button', { name: 'Añadir una llave de acceso' }).click()
+  await expect(keys.getByRole('alert')).toHaveText('La contraseña actual no es correcta')
+  await expect(keys.getByRole('listitem')).toHaveCount(0)
+  // By keyboard: the password typed, Enter adds the key.
+  await keys.getByLabel('Contraseña actual').fill(member.password)
+  await keys.getByLabel('Contraseña actual').press('Enter')
   await expectToast(page, 'Llave de acceso añadida')
   await expect(keys.getByRole('listitem')).toHaveCount(1)
   await expect(keys.getByRole('button', { name: /^Eliminar la llave/ })).toBeVisible()
+  await expect(keys.getByLabel('Contraseña actual')).toHaveValue('')
   // The same authenticator again: the browser refuses a second passkey for the account, and says why.
+  await keys.getByLabel('Contraseña actual').fill(member.password)
   await keys.getByRole('button', { name: 'Añadir una llave de acceso' }).click()
   await expect(keys.getByRole('alert')).toHaveText('Esta llave de acceso ya está en tu cuenta.')
   await expectNoAxeViolations(page, '/perfil, Llaves de acceso')

@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { accountExists, getAuth } from '~/platform/auth/auth.server'
 import { safeRedirect } from '~/platform/auth/guards.server'
+import { TOTP_CODE_USED } from '~/platform/auth/totp-once.server'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
@@ -91,6 +92,7 @@ export const TWO_FACTOR_MESSAGES = {
   wrongCode: 'El código no es correcto. Comprueba la hora de tu teléfono y vuelve a intentarlo.',
   expired: 'Tu inicio de sesión ha caducado. Vuelve a escribir tu email y tu contraseña.',
   locked: 'Demasiados códigos incorrectos. Espera 15 minutos y vuelve a intentarlo.',
+  used: 'Ese código ya se usó. Espera al siguiente código de tu aplicación y escríbelo.',
 } as const
 
 /**
@@ -114,6 +116,7 @@ async function verifySecondFactor(request: Request, { code, trustDevice, redirec
     if (failure === 'ACCOUNT_TEMPORARILY_LOCKED' || failure === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE')
       refuse(429, TWO_FACTOR_MESSAGES.locked)
     if (failure === 'INVALID_CODE' || failure === 'INVALID_BACKUP_CODE') refuse(400, TWO_FACTOR_MESSAGES.wrongCode)
+    if (failure === TOTP_CODE_USED) refuse(400, TWO_FACTOR_MESSAGES.used)
     if (failure === 'ACCOUNT_BANNED') refuse(403, MODERATION_MESSAGES.banned)
     throw error
   }

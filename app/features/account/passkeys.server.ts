@@ -24,6 +24,7 @@ export const PASSKEY_MESSAGES = {
   failed: 'No se pudo comprobar la llave de acceso. Vuelve a intentarlo.',
   unknown: 'Esta llave de acceso no corresponde a ninguna cuenta. Inicia sesión con tu email y tu contraseña.',
   stale: 'Por seguridad, vuelve a iniciar sesión antes de añadir una llave de acceso.',
+  proof: 'Escribe tu contraseña para añadir una llave de acceso',
   added: 'Llave de acceso añadida',
   removed: 'Llave de acceso eliminada',
   notFound: 'Llave de acceso no encontrada',

@@ -5,8 +5,12 @@ import { passkey } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { cookiesFrom, createConfirmedUser, formRequest, getRequest, queuedMails, readToast, run } from '../../../tests/setup/requests'
+import { codeOf, enrolled } from '../../../tests/setup/two-factor'
+import { addPasskey, signInWithPasskey, softwareAuthenticator } from '../../../tests/setup/webauthn'
+import { TWO_FACTOR_MESSAGES } from './auth-action.server'
 import * as authRoute from './auth.route'
 import { PASSKEY_MESSAGES } from './passkeys.server'
+import { SECOND_FACTOR_MESSAGE } from './profile-schemas'
 import * as profileRoute from './profile.route'
 
 // Passkeys' cryptography is better-auth's (and @simplewebauthn's); the real ceremony runs in
@@ -41,7 +45,7 @@ async function storedPasskey(userId: string, name = 'Chrome en Linux') {
 describe('adding a passkey in /perfil', () => {
   test('the options come with their challenge cookie, for this site; a forged or malformed answer is refused and nothing is stored', async () => {
     const member = await createConfirmedUser()
-    const options = await profile({ intent: 'passkey-options' }, member.cookie)
+    const options = await profile({ intent: 'passkey-options', password: member.password }, member.cookie)
     expect(options.status).toBe(200)
     expect(options.data.passkeyOptions).toMatchObject({ rp: { name: 'Círculo CEO', id: 'localhost' }, challenge: expect.any(String) })
     expect(options.headers.getSetCookie().some((cookie) => cookie.includes('better-auth-passkey'))).toBe(true)
@@ -84,6 +88,51 @@ describe('adding a passkey in /perfil', () => {
       .from(auditLog)
       .where(eq(auditLog.targetUserId, member.userId))
     expect(line).toEqual({ action: 'passkey_removed', details: { name: 'Chrome en Linux' } })
+  })
+})
+
+// Review S6: a passkey signs in without the app's code and survives a password change, so a cookie
+// stolen less than a day ago (better-auth's fresh session) must not be enough to add one.
+describe('adding a passkey asks who is there, as every change to how one signs in does', () => {
+  const challengeSet = (outcome: { headers: Headers }) =>
+    outcome.headers.getSetCookie().some((cookie) => cookie.includes('better-auth-passkey'))
+
+  test('a stolen session cannot add a passkey: the password comes first; with it the passkey is added, audited, e-mailed and signs in', async () => {
+    const member = await createConfirmedUser()
+    const key = softwareAuthenticator()
+    const none = await addPasskey(key, member.cookie, {})
+    expect(none.options.status).toBe(400)
+    expect(JSON.stringify(none.options.data)).toContain('La contraseña actual es requerida')
+    expect(challengeSet(none.options)).toBe(false)
+    const wrong = await addPasskey(key, member.cookie, { password: 'no-es-la-clave' })
+    expect(wrong.options.status).toBe(400)
+    expect(wrong.options.data.message.title).toBe('La contraseña actual no es correcta')
+    expect(challengeSet(wrong.options)).toBe(false)
+    expect(await getDb().select().from(passkey).where(eq(passkey.userId, member.userId))).toEqual([])
+
+    const { added } = await addPasskey(key, member.cookie, { password: member.password })
+    expect(added!.location).toBe('/perfil#seguridad')
+    expect(await readToast(added!.headers)).toMatchObject({ title: PASSKEY_MESSAGES.added })
+    expect(await getDb().select({ userId: passkey.userId }).from(passkey).where(eq(passkey.userId, member.userId))).toHaveLength(1)
+    expect(await queuedMails(member.email, 'Nueva llave de acceso')).toHaveLength(1)
+    const [line] = await getDb().select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.targetUserId, member.userId))
+    expect(line).toEqual({ action: 'passkey_added' })
+    expect(await signInWithPasskey(key)).toContain('session_token')
+  })
+
+  test('with two-factor sign-in on, a code is asked too: none or a wrong one is refused', async () => {
+    const member = await enrolled()
+    const key = softwareAuthenticator()
+    const noCode = await addPasskey(key, member.cookie, { password: member.password })
+    expect(noCode.options.status).toBe(400)
+    expect(noCode.options.data.message.title).toBe(SECOND_FACTOR_MESSAGE)
+    expect(challengeSet(noCode.options)).toBe(false)
+    const wrongCode = await addPasskey(key, member.cookie, { password: member.password, code: '000000' })
+    expect(wrongCode.options.status).toBe(400)
+    expect(wrongCode.options.data.message.title).toBe(TWO_FACTOR_MESSAGES.wrongCode)
+    const { added } = await addPasskey(key, member.cookie, { password: member.password, code: await codeOf(member.totpURI) })
+    expect(added!.location).toBe('/perfil#seguridad')
+    expect(await getDb().select({ userId: passkey.userId }).from(passkey).where(eq(passkey.userId, member.userId))).toHaveLength(1)
   })
 })
 

@@ -13,9 +13,19 @@ import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.se
 import { uploadAvatarIntent } from './avatar.server'
 import { saveDirectoryPrivacy, saveEmailNotifications, saveProfileFields } from './profile.server'
 import { requestDataExport } from './data-export.server'
-import { closeDevice, closeOtherDevices, currentSessionToken, mailPasswordChanged, mailSecurityNotice, signInHelp } from './security.server'
+import {
+  closeDevice,
+  closeOtherDevices,
+  currentSessionToken,
+  endOtherSignIns,
+  mailPasswordChanged,
+  mailSecurityNotice,
+  sessionTokenOf,
+  signInHelp,
+} from './security.server'
 import { sessionCookies, TWO_FACTOR_MESSAGES } from './auth-action.server'
 import { recordAudit } from '~/platform/audit/audit.server'
+import { TOTP_CODE_USED } from '~/platform/auth/totp-once.server'
 import { success } from '~/platform/http/responses.server'
 import QRCode from 'qrcode'
 import {
@@ -112,7 +122,14 @@ export function profileAction(request: Request, user: CurrentUser) {
         invalid: 'No se pudo cerrar la sesión en los demás dispositivos',
         run: () => closeOtherDevices(user.id, currentSessionToken(request)),
       },
-      'passkey-options': { invalid: PASSKEY_MESSAGES.failed, run: () => passkeyOptions(request, 'register') },
+      'passkey-options': {
+        invalid: PASSKEY_MESSAGES.proof,
+        async run({ password, code }) {
+          await enforceRateLimits([{ key: `passkey-add:${user.id}`, max: 10, windowSeconds: 15 * 60 }])
+          await proveIdentity(request, user, password, code)
+          return passkeyOptions(request, 'register')
+        },
+      },
       'passkey-add': {
         invalid: PASSKEY_MESSAGES.failed,
         failed: 'No se pudo añadir la llave de acceso. Vuelve a intentarlo en unos minutos.',
@@ -202,6 +219,7 @@ function refuseTwoFactor(error: unknown): never {
   const code = (error as { body?: { code?: string } } | null)?.body?.code
   if (code === 'INVALID_PASSWORD') refuse(400, 'La contraseña actual no es correcta')
   if (code === 'INVALID_CODE' || code === 'INVALID_BACKUP_CODE') refuse(400, TWO_FACTOR_MESSAGES.wrongCode)
+  if (code === TOTP_CODE_USED) refuse(400, TWO_FACTOR_MESSAGES.used)
   if (code === 'TOTP_ALREADY_ENABLED') refuse(409, 'La verificación en dos pasos ya está activada')
   if (code === 'TOTP_NOT_ENABLED') refuse(409, 'Empieza de nuevo: escribe tu contraseña para activar la verificación en dos pasos')
   throw error
@@ -230,7 +248,11 @@ async function startTwoFactor(request: Request, member: CurrentUser, password: s
   return success({ enrolment: { totpURI, qr: qrRows(totpURI), backupCodes: (answer.backupCodes ?? []).join(' ') } })
 }
 
-/** Step 2: a code from the app proves it reads the secret; then it is on (better-auth renews this device's session). */
+/**
+ * Step 2: a code from the app proves it reads the secret; then it is on. better-auth renews this
+ * device's session (which passed the code); every other one ends, as after a password change, so
+ * a cookie taken before cannot go on without the code (review S3).
+ */
 async function confirmTwoFactor(request: Request, member: CurrentUser, code: string) {
   await twoFactorLimit(member.id)
   let headers: Headers
@@ -239,6 +261,7 @@ async function confirmTwoFactor(request: Request, member: CurrentUser, code: str
   } catch (error) {
     refuseTwoFactor(error)
   }
+  await endOtherSignIns(member.id, sessionTokenOf(headers))
   await recordAudit({ action: 'two_factor_enabled', actorUserId: member.id, targetUserId: member.id })
   await mailSecurityNotice(member.id, 'two-factor-enabled')
   return redirectWithToast(
@@ -255,6 +278,18 @@ async function checkSecondFactor(request: Request, code: string) {
     else await getAuth().api.verifyBackupCode({ body: { code: `${code.slice(0, 5)}-${code.slice(5)}` }, headers: request.headers })
   } catch (error) {
     refuseTwoFactor(error)
+  }
+}
+
+/**
+ * The password, and a code when two-factor sign-in is on: what neither a device left signed in nor
+ * a stolen password alone has. Asked before 'Eliminar mi cuenta' and before adding a passkey.
+ */
+async function proveIdentity(request: Request, member: CurrentUser, password: string, code: string | undefined) {
+  if (!(await passwordMatches(member.id, password))) refuse(400, 'La contraseña actual no es correcta')
+  if (member.twoFactorEnabled) {
+    if (!code) refuse(400, SECOND_FACTOR_MESSAGE)
+    await checkSecondFactor(request, code)
   }
 }
 
@@ -288,11 +323,7 @@ async function deleteOwnAccount(
   { password, code, writing }: { password: string; code?: string; writing: Writing },
 ) {
   await enforceRateLimits([{ key: `delete-account:${member.id}`, max: 5, windowSeconds: 15 * 60 }])
-  if (!(await passwordMatches(member.id, password))) refuse(400, 'La contraseña actual no es correcta')
-  if (member.twoFactorEnabled) {
-    if (!code) refuse(400, SECOND_FACTOR_MESSAGE)
-    await checkSecondFactor(request, code)
-  }
+  await proveIdentity(request, member, password, code)
   try {
     await deleteAccount({ userId: member.id, actorId: member.id, writing })
   } catch (error) {

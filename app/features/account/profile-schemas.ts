@@ -49,15 +49,22 @@ export const ChangeEmailSchema = z.object({
 const CODE_MESSAGE = 'Escribe el código de 6 cifras de tu aplicación'
 export const SECOND_FACTOR_MESSAGE = 'Escribe un código de tu aplicación o un código de recuperación'
 
+/** What proves the member is the one asking for a change to how they sign in: the password, and a code when two-factor is on. */
+const currentPassword = z
+  .string({ error: 'La contraseña actual es requerida' })
+  .min(1, 'La contraseña actual es requerida')
+  .max(PASSWORD_MAX)
+const secondFactorCode = z
+  .string({ error: SECOND_FACTOR_MESSAGE })
+  .transform((value) => value.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, SECOND_FACTOR_MESSAGE))
+
 /** What a deleted account's posts and comments become (ADR 0028): kept under 'Miembro eliminado', or deleted. */
 export const WritingChoice = z.enum(['keep', 'delete'], { error: 'Elige qué hacer con lo que escribiste' })
 
 /** Turning two-factor sign-in on (password, then a code from the app that read the QR) and off (password and a code). */
 export const TwoFactorIntents = [
-  z.object({
-    intent: z.literal('two-factor-enable'),
-    password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
-  }),
+  z.object({ intent: z.literal('two-factor-enable'), password: currentPassword }),
   z.object({
     intent: z.literal('two-factor-confirm'),
     code: z
@@ -69,14 +76,7 @@ export const TwoFactorIntents = [
     qr: z.string().max(20_000),
     backupCodes: z.string().max(500),
   }),
-  z.object({
-    intent: z.literal('two-factor-disable'),
-    password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
-    code: z
-      .string({ error: SECOND_FACTOR_MESSAGE })
-      .transform((value) => value.replace(/[\s-]/g, ''))
-      .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, SECOND_FACTOR_MESSAGE)),
-  }),
+  z.object({ intent: z.literal('two-factor-disable'), password: currentPassword, code: secondFactorCode }),
 ] as const
 
 /** The /perfil page's forms. */
@@ -91,18 +91,15 @@ export const ProfileIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('close-other-devices') }),
   z.object({ intent: z.literal('export-data') }),
   z.object({ intent: z.literal('privacy'), listedInDirectory: z.literal('on').optional(), showsWork: z.literal('on').optional() }),
-  z.object({ intent: z.literal('passkey-options') }),
+  // Adding a passkey: the options (and so the challenge the answer must sign) only with the proof.
+  z.object({ intent: z.literal('passkey-options'), password: currentPassword, code: secondFactorCode.optional() }),
   z.object({ intent: z.literal('passkey-add'), response: PasskeyAnswer }),
   z.object({ intent: z.literal('passkey-remove'), passkeyId: z.string().min(1).max(100) }),
   z.object({
     intent: z.literal('delete-account'),
-    password: z.string({ error: 'La contraseña actual es requerida' }).min(1, 'La contraseña actual es requerida').max(PASSWORD_MAX),
+    password: currentPassword,
     // Asked only when two-factor sign-in is on (the server checks which).
-    code: z
-      .string()
-      .transform((value) => value.replace(/[\s-]/g, ''))
-      .pipe(z.string().regex(/^(\d{6}|[A-Za-z0-9]{10})$/, SECOND_FACTOR_MESSAGE))
-      .optional(),
+    code: secondFactorCode.optional(),
     writing: WritingChoice,
     confirm: z.literal('on', { error: 'Confirma que entiendes que no se puede deshacer' }),
   }),

@@ -197,7 +197,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           failure={twoFactorResult}
         />
         {loaderData.passkeys ? (
-          <PasskeysSection passkeys={loaderData.passkeys} />
+          <PasskeysSection passkeys={loaderData.passkeys} twoFactorEnabled={loaderData.twoFactorEnabled} />
         ) : (
           <PartUnavailable failed={PROFILE_PART_FAILED.passkeys} inCard />
         )}

@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, like, ne, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { sessionCookieOf } from '~/platform/auth/session-cookie'
-import { session, user } from '~/platform/auth/schema'
+import { session, user, verification } from '~/platform/auth/schema'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { getDb } from '~/platform/db/client.server'
 import { fullDateTime } from '~/platform/dates'
@@ -63,7 +63,7 @@ export function approximateAddress(ip: string | null | undefined) {
 }
 
 /** Which of the member's sessions is this request's: the token part of the cookie (`token.signature`). */
-export function currentSessionToken(request: Request) {
+export function currentSessionToken(request: Pick<Request, 'headers'>) {
   const value = sessionCookieOf(request)
   if (!value) return null
   try {
@@ -116,12 +116,34 @@ export async function closeDevice(userId: string, sessionId: string, currentToke
   return redirectWithToast('/perfil#seguridad', { type: 'success', title: DEVICE_MESSAGES.closed })
 }
 
-/** 'Cerrar las demás': every session of the member but this one. */
-export async function closeOtherDevices(userId: string, currentToken: string | null) {
-  const closed = await getDb()
+/** The session a response hands the browser (better-auth's Set-Cookie), as `currentSessionToken` reads a request's. */
+export function sessionTokenOf(responseHeaders: Headers) {
+  const cookie = responseHeaders.getSetCookie().find((line) => /^(__Secure-)?better-auth\.session_token=/.test(line))
+  return cookie ? currentSessionToken({ headers: new Headers({ cookie: cookie.split(';')[0]! }) }) : null
+}
+
+/** Every session of the member but this one. */
+function closeOthers(userId: string, currentToken: string | null) {
+  return getDb()
     .delete(session)
     .where(and(eq(session.userId, userId), ne(session.token, currentToken ?? '')))
     .returning({ id: session.id })
+}
+
+/**
+ * After two-factor sign-in is turned on, every other device signs in again with a code: its other
+ * sessions end, and so do browsers trusted under an earlier enrolment (better-auth's trust records).
+ */
+export async function endOtherSignIns(userId: string, currentToken: string | null) {
+  await closeOthers(userId, currentToken)
+  await getDb()
+    .delete(verification)
+    .where(and(like(verification.identifier, 'trust-device-%'), eq(verification.value, userId)))
+}
+
+/** 'Cerrar las demás': every session of the member but this one. */
+export async function closeOtherDevices(userId: string, currentToken: string | null) {
+  const closed = await closeOthers(userId, currentToken)
   return redirectWithToast('/perfil#seguridad', {
     type: closed.length ? 'success' : 'info',
     title: closed.length ? DEVICE_MESSAGES.othersClosed : DEVICE_MESSAGES.noneOther,
@@ -183,7 +205,7 @@ const SECURITY_NOTICES = {
   'two-factor-enabled': {
     subject: 'Verificación en dos pasos activada',
     paragraphs: (at: string) => [
-      `El ${at} activaste la verificación en dos pasos: al iniciar sesión te pediremos un código de tu aplicación de autenticación.`,
+      `El ${at} activaste la verificación en dos pasos: al iniciar sesión te pediremos un código de tu aplicación de autenticación. Hemos cerrado la sesión en tus demás dispositivos.`,
       'Guarda tus códigos de recuperación en un lugar seguro. Si no fuiste tú, cambia tu contraseña y escríbenos.',
     ],
   },

@@ -2,10 +2,10 @@ import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { auditLog } from '~/platform/audit/schema'
 import { getAuth } from '~/platform/auth/auth.server'
-import { user } from '~/platform/auth/schema'
+import { session, user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
-import { useTestDatabase } from '../../../tests/setup/database'
-import { codeOf, enrolled } from '../../../tests/setup/two-factor'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
+import { codeAt, codeOf, enrolled } from '../../../tests/setup/two-factor'
 import {
   cookiesFrom,
   createConfirmedUser,
@@ -29,8 +29,8 @@ const auth = (path: string, fields: Record<string, string>, cookie?: string, ip 
   run(() => authRoute.action({ request: formRequest(path, fields, { cookie, ip }), params: {}, context } as any))
 const isSignedIn = async (cookie: string) => Boolean(await getAuth().api.getSession({ headers: new Headers({ Cookie: cookie }) }))
 
-async function signInWithPassword(email: string, password: string, cookie = '') {
-  const outcome = await auth('/auth', { intent: 'signin', email, password }, cookie || undefined)
+async function signInWithPassword(email: string, password: string, cookie = '', ip = TEST_IP) {
+  const outcome = await auth('/auth', { intent: 'signin', email, password }, cookie || undefined, ip)
   return { outcome, cookie: cookiesFrom(outcome.headers, cookie) }
 }
 
@@ -175,9 +175,90 @@ describe('turning it off', () => {
     expect(outcome.location).toBe('/comunidad')
   })
 
+  test('turned on again, it ends the other sessions and forgets the browsers trusted before it was turned off', async () => {
+    const member = await enrolled()
+    const ip = '198.51.100.14'
+    const step = await signInWithPassword(member.email, member.password, '', ip)
+    const trusted = await auth(
+      '/auth?tab=codigo',
+      { intent: 'two-factor', code: await codeOf(member.totpURI), trustDevice: 'on' },
+      step.cookie,
+      ip,
+    )
+    const laptop = cookiesFrom(trusted.headers, step.cookie)
+    const off = await profile({ intent: 'two-factor-disable', password: member.password, code: member.backupCodes[0]! }, member.cookie)
+    expect(off.status).toBe(302)
+    const again = await enrolled({ ...member, cookie: cookiesFrom(off.headers, member.cookie) })
+    expect(await isSignedIn(laptop)).toBe(false)
+    const withoutSession = laptop
+      .split('; ')
+      .filter((pair) => !pair.includes('session_token'))
+      .join('; ')
+    const { outcome } = await signInWithPassword(member.email, member.password, withoutSession, ip)
+    expect(outcome.location).toBe('/auth?tab=codigo')
+    expect(await isSignedIn(again.cookie)).toBe(true)
+  })
+
   test('a recovery code turns it off too (a lost phone)', async () => {
     const member = await enrolled()
     const off = await profile({ intent: 'two-factor-disable', password: member.password, code: member.backupCodes[3]! }, member.cookie)
     expect(off.status).toBe(302)
+  })
+})
+
+// Review S4: a code read over a member's shoulder, or relayed by a phishing page with the password,
+// must not open a second session. Each test signs in from its own address (20 codes per 5 minutes each).
+describe('a code works once', () => {
+  const codeStep = (cookie: string, code: string, ip: string) => auth('/auth?tab=codigo', { intent: 'two-factor', code }, cookie, ip)
+
+  test('the code that turned two-factor on cannot sign in with the password, nor turn it off', async () => {
+    const member = await enrolled()
+    const ip = '198.51.100.11'
+    const step = await signInWithPassword(member.email, member.password, '', ip)
+    const replayed = await codeStep(step.cookie, member.confirmingCode, ip)
+    expect(replayed.status).toBe(400)
+    expect(replayed.data.message.title).toBe(TWO_FACTOR_MESSAGES.used)
+    expect(await isSignedIn(cookiesFrom(replayed.headers, step.cookie))).toBe(false)
+    const off = await profile({ intent: 'two-factor-disable', password: member.password, code: member.confirmingCode }, member.cookie)
+    expect(off.status).toBe(400)
+    expect(off.data.message.title).toBe(TWO_FACTOR_MESSAGES.used)
+    expect((await getDb().select({ on: user.twoFactorEnabled }).from(user).where(eq(user.id, member.userId)))[0]!.on).toBe(true)
+  })
+
+  test('a code relayed with the password signs in once: the same code again, or an earlier one, is refused; nor does it turn two-factor off', async () => {
+    const member = await enrolled()
+    const ip = '198.51.100.12'
+    const code = await codeAt(member.totpURI, 1)
+    const victim = await signInWithPassword(member.email, member.password, '', ip)
+    const used = await codeStep(victim.cookie, code, ip)
+    expect(used.status).toBe(302)
+    expect(await isSignedIn(cookiesFrom(used.headers, victim.cookie))).toBe(true)
+
+    const attacker = await signInWithPassword(member.email, member.password, '', ip)
+    const relayed = await codeStep(attacker.cookie, code, ip)
+    expect(relayed.status).toBe(400)
+    expect(relayed.data.message.title).toBe(TWO_FACTOR_MESSAGES.used)
+    const earlier = await codeStep(attacker.cookie, await codeAt(member.totpURI, 0), ip)
+    expect(earlier.status).toBe(400)
+    expect(earlier.data.message.title).toBe(TWO_FACTOR_MESSAGES.used)
+    expect(await isSignedIn(cookiesFrom(earlier.headers, attacker.cookie))).toBe(false)
+
+    const off = await profile({ intent: 'two-factor-disable', password: member.password, code }, member.cookie)
+    expect(off.status).toBe(400)
+    expect(off.data.message.title).toBe(TWO_FACTOR_MESSAGES.used)
+  })
+
+  concurrencyTest('the same code sent from three sign-ins at once opens exactly one session', async () => {
+    const member = await enrolled()
+    const ip = '198.51.100.13'
+    const code = await codeAt(member.totpURI, 1)
+    const challenges = []
+    for (let i = 0; i < 3; i++) challenges.push(await signInWithPassword(member.email, member.password, '', ip))
+    const outcomes = await Promise.all(challenges.map((challenge) => codeStep(challenge.cookie, code, ip)))
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([302, 400, 400])
+    for (const refused of outcomes.filter((outcome) => outcome.status === 400))
+      expect(refused.data.message.title).toBe(TWO_FACTOR_MESSAGES.used)
+    // The enrolment's own session, and the one that won.
+    expect(await getDb().select({ id: session.id }).from(session).where(eq(session.userId, member.userId))).toHaveLength(2)
   })
 })

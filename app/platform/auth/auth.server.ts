@@ -27,6 +27,7 @@ import { mailPasswordChanged, noteSignIn } from '~/features/account/security.ser
 import { getEnv } from '~/platform/env.server'
 import { logger } from '~/platform/logger.server'
 import { enqueueMail } from '~/platform/mail/mail.server'
+import { totpOnce } from './totp-once.server'
 
 /** Set by the Express server from the socket (or a trusted proxy), replacing any client value. */
 export const CLIENT_IP_HEADER = 'x-app-client-ip'
@@ -103,6 +104,8 @@ function createAuth() {
     session: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,
+      // Set by the session hook below; no default here, so a renewed session keeps its own.
+      additionalFields: { twoFactorPassed: { type: 'boolean', required: false, input: false } },
     },
     rateLimit: {
       enabled: true,
@@ -120,12 +123,16 @@ function createAuth() {
       session: {
         create: {
           // An expelled member (issue 28) opens no session, whichever way in they try.
-          async before(session) {
-            const [profile] = await getDb()
-              .select({ bannedAt: profiles.bannedAt })
-              .from(profiles)
-              .where(eq(profiles.userId, session.userId))
-            if (profile?.bannedAt) throw new APIError('FORBIDDEN', { code: 'ACCOUNT_BANNED', message: 'Account banned' })
+          async before(session, context) {
+            const [account] = await getDb()
+              .select({ bannedAt: profiles.bannedAt, twoFactorEnabled: user.twoFactorEnabled })
+              .from(user)
+              .leftJoin(profiles, eq(profiles.userId, user.id))
+              .where(eq(user.id, session.userId))
+            if (account?.bannedAt) throw new APIError('FORBIDDEN', { code: 'ACCOUNT_BANNED', message: 'Account banned' })
+            return {
+              data: { ...session, twoFactorPassed: passesSecondFactor(session.userId, context, Boolean(account?.twoFactorEnabled)) },
+            }
           },
           async after(created) {
             // Covers every way in: the sign-in form and the sign-in after e-mail confirmation.
@@ -149,6 +156,7 @@ function createAuth() {
     // Passkeys: a second way to sign in, bound to APP_URL's host and origin (decisions/0026).
     plugins: [
       twoFactorPlugin({ issuer: 'Círculo CEO', backupCodeOptions: { amount: 10, length: 10 } }),
+      totpOnce(),
       passkeyPlugin({ rpID: new URL(env.APP_URL).hostname, rpName: 'Círculo CEO', origin: new URL(env.APP_URL).origin }),
     ],
     logger: {
@@ -157,6 +165,36 @@ function createAuth() {
       },
     },
   })
+}
+
+/** What the session hook is told of the request that makes the session (better-auth's endpoint context). */
+type EndpointContext = { path?: string; body?: unknown; context: { session?: { session: object } | null } } | null
+
+/**
+ * Whether the sign-in a new session records passed the second factor (decisions/0026): the code
+ * step or a recovery code, the code that turned two-factor on (it renews the session), a passkey
+ * whose authenticator verified the person (fingerprint, face or PIN: the UV flag of the data
+ * better-auth has just checked the signature of), or a password sign-in of a member with
+ * two-factor on (that session survives only on a browser trusted at an earlier code step;
+ * otherwise better-auth deletes it at once and asks for the code). A session renewed for the
+ * same member (a password change, two-factor turned off) keeps what the one it replaces had.
+ */
+function passesSecondFactor(userId: string, context: EndpointContext, twoFactorEnabled: boolean) {
+  const current = context?.context.session?.session as { userId: string; twoFactorPassed?: boolean } | undefined
+  if (current?.userId === userId && current.twoFactorPassed) return true
+  switch (context?.path) {
+    case '/two-factor/verify-totp':
+    case '/two-factor/verify-backup-code':
+      return true
+    case '/passkey/verify-authentication': {
+      const data = (context.body as { response?: { response?: { authenticatorData?: unknown } } }).response?.response?.authenticatorData
+      return typeof data === 'string' && (Buffer.from(data, 'base64url')[32]! & 0x04) !== 0
+    }
+    case '/sign-in/email':
+      return twoFactorEnabled
+    default:
+      return false
+  }
 }
 
 function firstNameOf(user: { name: string } & Record<string, unknown>) {

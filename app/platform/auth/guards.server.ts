@@ -26,6 +26,12 @@ export interface CurrentUser {
    * waits (not in `roles`, `isAdmin` false) until they turn it on in /perfil.
    */
   mustEnrolTwoFactor: boolean
+  /**
+   * An admin with two-factor sign-in on whose session did not pass it (opened before it was turned
+   * on, or by a passkey that did not verify the person): the admin role waits the same way until
+   * they sign in again with a code, whatever ADMIN_TWO_FACTOR says.
+   */
+  mustSignInWithCode: boolean
   /** Spec: premium or admin. */
   hasAccess: boolean
 }
@@ -53,8 +59,10 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
   if (!session) return null
   const { profile, roles: granted } = await getViewer(session.user.id)
   const twoFactorEnabled = Boolean((session.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled)
-  const mustEnrolTwoFactor = granted.includes('admin') && !twoFactorEnabled && getEnv().ADMIN_TWO_FACTOR === 'required'
-  const roles = mustEnrolTwoFactor ? granted.filter((role) => role !== 'admin') : granted
+  const admin = granted.includes('admin')
+  const mustEnrolTwoFactor = admin && !twoFactorEnabled && getEnv().ADMIN_TWO_FACTOR === 'required'
+  const mustSignInWithCode = admin && twoFactorEnabled && !session.session.twoFactorPassed
+  const roles = mustEnrolTwoFactor || mustSignInWithCode ? granted.filter((role) => role !== 'admin') : granted
   const isAdmin = roles.includes('admin')
   const user: CurrentUser = {
     id: session.user.id,
@@ -65,6 +73,7 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
     isAdmin,
     twoFactorEnabled,
     mustEnrolTwoFactor,
+    mustSignInWithCode,
     hasAccess: isAdmin || Boolean(profile?.isPremium),
   }
   if (token) keepViewer(token, user.id, user, session.session.expiresAt)
@@ -73,6 +82,18 @@ async function loadCurrentUser(request: Request): Promise<CurrentUser | null> {
 
 export const ADMIN_TWO_FACTOR_MESSAGE =
   'Activa la verificación en dos pasos en tu perfil para usar la consola y las herramientas de administración'
+export const ADMIN_SIGN_IN_AGAIN_MESSAGE =
+  'Por seguridad, vuelve a iniciar sesión con el código de tu aplicación para usar la consola y las herramientas de administración'
+
+/** Why this session's admin role waits (decisions/0026), or null. */
+const adminWait = (user: CurrentUser) =>
+  user.mustEnrolTwoFactor ? ADMIN_TWO_FACTOR_MESSAGE : user.mustSignInWithCode ? ADMIN_SIGN_IN_AGAIN_MESSAGE : null
+
+/** The console sends a waiting admin to 'Seguridad' in /perfil with the reason. */
+async function sendWaitingAdminToProfile(user: CurrentUser) {
+  const wait = adminWait(user)
+  if (wait) throw await redirectWithToast('/perfil#seguridad', { type: 'info', title: wait })
+}
 
 /** Without a session: to /auth, remembering where the visitor was going. */
 export async function requireUser(request: Request) {
@@ -102,7 +123,7 @@ export async function requireCompleteProfile(request: Request) {
  */
 export async function requireAdminConsole(request: Request) {
   const user = await requireUser(request)
-  if (user.mustEnrolTwoFactor) throw await redirectWithToast('/perfil#seguridad', { type: 'info', title: ADMIN_TWO_FACTOR_MESSAGE })
+  await sendWaitingAdminToProfile(user)
   if (!user.isAdmin) refuse(404, 'Página no encontrada', { detail: { userId: user.id, console: true } })
   return user
 }
@@ -110,14 +131,15 @@ export async function requireAdminConsole(request: Request) {
 /** The console's moderation queue (issue 28): moderators and admins; to other members it does not exist. */
 export async function requireModerationConsole(request: Request) {
   const user = await requireUser(request)
-  if (user.mustEnrolTwoFactor) throw await redirectWithToast('/perfil#seguridad', { type: 'info', title: ADMIN_TWO_FACTOR_MESSAGE })
+  await sendWaitingAdminToProfile(user)
   if (!can(user, 'moderate-content')) refuse(404, 'Página no encontrada', { detail: { userId: user.id, console: true } })
   return user
 }
 
 export async function requireAdmin(request: Request) {
   const user = await requireUser(request)
-  if (user.mustEnrolTwoFactor) refuse(403, ADMIN_TWO_FACTOR_MESSAGE, { detail: { userId: user.id } })
+  const wait = adminWait(user)
+  if (wait) refuse(403, wait, { detail: { userId: user.id } })
   if (!user.isAdmin) refuse(403, 'Solo para administradores', { detail: { userId: user.id } })
   return user
 }
@@ -129,8 +151,9 @@ export function requireAccess(user: CurrentUser, description = 'Necesitas acceso
 
 /** A capability of the user's roles (capabilities.ts), or a 403 with the action's message. */
 export function requireCapability(user: CurrentUser, capability: Capability, message: string) {
-  if (!can(user, capability) && user.mustEnrolTwoFactor && can({ roles: ['admin'] }, capability))
-    refuse(403, ADMIN_TWO_FACTOR_MESSAGE, { detail: { userId: user.id, capability } })
+  const wait = adminWait(user)
+  if (!can(user, capability) && wait && can({ roles: ['admin'] }, capability))
+    refuse(403, wait, { detail: { userId: user.id, capability } })
   if (!can(user, capability)) refuse(403, message, { detail: { userId: user.id, capability } })
 }
 

@@ -42,6 +42,12 @@ export const session = pgTable(
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
     userId: userIdColumn(),
+    /**
+     * This sign-in passed the second factor (decisions/0026): the code step, a recovery code, a
+     * trusted browser, the code that turned two-factor on, a passkey with fingerprint or PIN.
+     * Admin rights need it once two-factor is on. Set when the session is made, never changed.
+     */
+    twoFactorPassed: boolean('two_factor_passed').notNull().default(false),
   },
   (table) => [index('session_user_id_idx').on(table.userId)],
 )
@@ -134,6 +140,8 @@ export const twoFactor = pgTable(
     verified: boolean('verified').notNull().default(true),
     failedVerificationCount: integer('failed_verification_count').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** The last 30-second period whose code was accepted: a code works once, and never an earlier one (ours, not better-auth's). */
+    lastTotpStep: integer('last_totp_step'),
   },
   (table) => [index('two_factor_user_id_idx').on(table.userId), index('two_factor_secret_idx').on(table.secret)],
 )

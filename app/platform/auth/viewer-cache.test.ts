@@ -7,7 +7,9 @@ import { setPremiumByAdmin } from '~/features/members/roles.server'
 import { failStatements, getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { createPersona } from '../../../tests/setup/members'
-import { getRequest, run } from '../../../tests/setup/requests'
+import { cookiesFrom, formRequest, getRequest, run } from '../../../tests/setup/requests'
+import { enrolled } from '../../../tests/setup/two-factor'
+import * as authRoute from '~/features/account/auth.route'
 import { session, userRoles } from './schema'
 import { startViewerCache, stopViewerCache } from './viewer-cache.server'
 
@@ -68,5 +70,27 @@ describe('the viewer cache', () => {
     const after = await perfil(member.cookie)
     expect(after.status).toBe(302)
     expect(after.location).toMatch(/^\/auth\?redirectTo=/)
+  })
+
+  test('an admin view kept for a session is not served once two-factor sign-in is turned on from another device', async () => {
+    // The suite's ADMIN_TWO_FACTOR is 'optional': without two-factor on, this admin's session is an admin's.
+    const admin = await createPersona('admin')
+    const { getCurrentUser } = await import('./guards.server')
+    const viewer = () => getCurrentUser(getRequest('/admin', { cookie: admin.cookie }))
+    expect((await viewer())?.isAdmin).toBe(true)
+    const signIn = await run(() =>
+      authRoute.action({
+        request: formRequest('/auth', { intent: 'signin', email: admin.email!, password: 'contraseña-segura-1' }),
+        params: {},
+        context: {},
+      } as never),
+    )
+    await enrolled({
+      ...(admin as { userId: string; email: string; password: string }),
+      password: 'contraseña-segura-1',
+      cookie: cookiesFrom(signIn.headers),
+    })
+    await settle()
+    expect(await viewer()).toBeNull()
   })
 })

@@ -1,11 +1,14 @@
+import { getFormProps, useForm } from '@conform-to/react'
 import { KeyRound } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Form, useFetcher, useNavigation } from 'react-router'
-import type { Result } from '~/platform/http/result'
+import { formErrors, type Result } from '~/platform/http/result'
 import { longDate } from '~/platform/dates'
 import { Button } from '~/ui/button'
+import { Field, FormError } from '~/ui/field'
 import { lazyModule } from '~/ui/lazy-part'
 import { useHydrated } from '~/ui/use-hydrated'
+import { PasswordField } from './credential-fields'
 
 type Options = Result<{ passkeyOptions?: Record<string, unknown> }>
 
@@ -21,9 +24,10 @@ function browserMessage(error: unknown, ceremony: 'register' | 'sign-in') {
 }
 
 /**
- * A passkey ceremony from a button: the action's options (and challenge cookie), the browser's
- * dialog (@simplewebauthn/browser, loaded on the first click), then the answer to the same action,
- * whose redirect the page follows. Only once the page runs in a browser that has passkeys.
+ * A passkey ceremony from a button or a form: the action's options (and challenge cookie; adding
+ * one sends the form's password and code with them), the browser's dialog (@simplewebauthn/browser,
+ * loaded on the first click), then the answer to the same action, whose redirect the page follows.
+ * Only once the page runs in a browser that has passkeys.
  */
 function usePasskey({
   action,
@@ -39,6 +43,7 @@ function usePasskey({
   const [browserError, setBrowserError] = useState<string | null>(null)
   const [asking, setAsking] = useState(false)
   const handled = useRef<Options | undefined>(undefined)
+  const asked = useRef<HTMLFormElement | null>(null)
   const hydrated = useHydrated()
 
   useEffect(() => {
@@ -46,6 +51,8 @@ function usePasskey({
     if (options.state !== 'idle' || !data || handled.current === data) return
     handled.current = data
     if (!data.ok || !data.passkeyOptions) return
+    // The password has done its part: it does not stay in the page.
+    asked.current?.reset()
     const optionsJSON = data.passkeyOptions
     setAsking(true)
     webAuthn
@@ -66,13 +73,20 @@ function usePasskey({
   }, [options.state, options.data, answer, action, ceremony, fields])
 
   const refused = [options.data, answer.data].find((data) => data && !data.ok)
+  const failure = refused && !refused.ok ? refused : undefined
   return {
     supported: hydrated && typeof window !== 'undefined' && 'PublicKeyCredential' in window,
     busy: options.state !== 'idle' || answer.state !== 'idle' || asking,
-    error: browserError ?? (refused && !refused.ok ? refused.message.title : null),
-    start() {
+    /** The action's refusal of the options or of the answer (a wrong password, a passkey it could not check). */
+    failure,
+    /** What the browser refused (cancelled, already there), in Spanish. */
+    browserError,
+    error: browserError ?? failure?.message.title ?? null,
+    /** With a form, its fields go with the options' request (its `intent` is 'passkey-options'). */
+    start(form?: HTMLFormElement) {
       setBrowserError(null)
-      options.submit({ intent: 'passkey-options' }, { method: 'post', action })
+      asked.current = form ?? null
+      options.submit(form ?? { intent: 'passkey-options' }, { method: 'post', action })
     },
   }
 }
@@ -92,7 +106,13 @@ export function PasskeySignIn({ redirectTo }: { redirectTo?: string }) {
   if (!passkey.supported) return null
   return (
     <div className="grid gap-2">
-      <Button type="button" variant="outline" onClick={passkey.start} disabled={passkey.busy} className="h-auto min-h-10 whitespace-normal">
+      <Button
+        type="button"
+        variant="outline"
+        onClick={() => passkey.start()}
+        disabled={passkey.busy}
+        className="h-auto min-h-10 whitespace-normal"
+      >
         <KeyRound aria-hidden /> {passkey.busy ? 'Esperando a la llave de acceso...' : 'Entrar con una llave de acceso'}
       </Button>
       <PasskeyError error={passkey.error} />
@@ -107,11 +127,21 @@ export interface PasskeyView {
   backedUp: boolean
 }
 
-/** 'Llaves de acceso' in 'Seguridad': the member's passkeys, adding one (with JavaScript), removing any. */
-export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
+/**
+ * 'Llaves de acceso' in 'Seguridad': the member's passkeys, adding one (with JavaScript), removing
+ * any. Adding one asks for the password, and a code when two-factor sign-in is on, as every change
+ * to how one signs in does: a passkey signs in without either, so a device left signed in must not
+ * be enough to add one.
+ */
+export function PasskeysSection({ passkeys, twoFactorEnabled }: { passkeys: PasskeyView[]; twoFactorEnabled: boolean }) {
   const passkey = usePasskey({ action: '/perfil', ceremony: 'register' })
   const navigation = useNavigation()
   const removing = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'passkey-remove'
+  const [form, fields] = useForm<{ password: string; code: string }>({
+    id: 'passkey-add',
+    lastResult: passkey.busy ? undefined : passkey.failure?.submission,
+  })
+  const errors = formErrors(form.errors, passkey.failure)
   return (
     <section aria-labelledby="passkeys-title" className="grid gap-3 border-b pb-5">
       <h3 id="passkeys-title" className="font-semibold">
@@ -151,19 +181,32 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
         </ul>
       ) : null}
       {passkey.supported ? (
-        <Button
-          type="button"
-          variant="outline"
-          onClick={passkey.start}
-          disabled={passkey.busy}
-          className="h-auto min-h-10 justify-self-start whitespace-normal"
+        <form
+          {...getFormProps(form)}
+          method="post"
+          action="/perfil"
+          className="grid gap-3"
+          onSubmit={(event) => {
+            event.preventDefault()
+            passkey.start(event.currentTarget)
+          }}
         >
-          <KeyRound aria-hidden /> {passkey.busy ? 'Esperando a la llave de acceso...' : 'Añadir una llave de acceso'}
-        </Button>
+          <input type="hidden" name="intent" value="passkey-options" />
+          <p className="text-sm text-muted-foreground">Para añadir una, escribe tu contraseña{twoFactorEnabled ? ' y un código' : ''}.</p>
+          <FormError errors={passkey.browserError ? [passkey.browserError] : errors} id={form.errorId} />
+          <div className="grid gap-3 sm:grid-cols-2">
+            <PasswordField label="Contraseña actual" field={fields.password} current />
+            {twoFactorEnabled ? (
+              <Field label="Código de la aplicación o de recuperación" field={fields.code} autoComplete="one-time-code" />
+            ) : null}
+          </div>
+          <Button type="submit" variant="outline" disabled={passkey.busy} className="h-auto min-h-10 justify-self-start whitespace-normal">
+            <KeyRound aria-hidden /> {passkey.busy ? 'Esperando a la llave de acceso...' : 'Añadir una llave de acceso'}
+          </Button>
+        </form>
       ) : (
         <p className="text-sm text-muted-foreground">Para añadir una llave de acceso hace falta un navegador con JavaScript.</p>
       )}
-      <PasskeyError error={passkey.error} />
     </section>
   )
 }
