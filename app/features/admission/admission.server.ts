@@ -179,16 +179,15 @@ export async function applicantAction(request: Request, token: string) {
     withdraw: {
       invalid: 'No se pudo retirar tu solicitud',
       async run() {
-        const done = await getDb().transaction(async (tx) => {
+        await getDb().transaction(async (tx) => {
           const [row] = await tx
             .update(applications)
             .set({ status: 'withdrawn', closedAt: sql`now()`, updatedAt: sql`now()` })
             .where(and(eq(applications.id, id), openCondition))
             .returning({ id: applications.id })
-          if (row) await tx.insert(events).values({ applicationId: id, kind: 'withdrawn' })
-          return Boolean(row)
+          if (!row) refuse(409, MESSAGES.closed)
+          await tx.insert(events).values({ applicationId: id, kind: 'withdrawn' })
         })
-        if (!done) refuse(409, MESSAGES.closed)
         return success({ withdrawn: true }, { title: MESSAGES.withdrawn })
       },
     },
@@ -196,19 +195,17 @@ export async function applicantAction(request: Request, token: string) {
       invalid: 'Escribe tu respuesta',
       async run({ answer }) {
         const admins = await adminIds()
-        const done = await getDb().transaction(async (tx) => {
+        await getDb().transaction(async (tx) => {
           // Answered, it is back with the admins as a new one to review.
           const [row] = await tx
             .update(applications)
             .set({ status: 'pending', updatedAt: sql`now()` })
             .where(and(eq(applications.id, id), eq(applications.status, 'info_requested')))
             .returning({ firstName: applications.firstName, lastName: applications.lastName })
-          if (!row) return false
+          if (!row) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
           await tx.insert(events).values({ applicationId: id, kind: 'answered', body: answer })
           await notifyAdmins(tx, admins, 'Respuesta de un candidato', `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`)
-          return true
         })
-        if (!done) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
         return success({ answered: true }, { title: MESSAGES.answered })
       },
     },
@@ -382,8 +379,9 @@ async function applicationExists(id: string) {
 
 /**
  * One decision, taken once: the update names the state the admin saw, so of two admins deciding at
- * once the first wins and the other is told (409). The e-mail is rendered before the transaction
- * and queued in it, with the history line and the audit line.
+ * once the first wins and the other is told (409). That condition is the only check of the state
+ * (a read before it would pass for both). The e-mail is rendered before the transaction and queued
+ * in it, with the history line and the audit line.
  */
 async function decideApplication(
   admin: CurrentUser,
@@ -397,26 +395,23 @@ async function decideApplication(
     .from(applications)
     .where(eq(applications.id, id))
   if (!application) refuse(404, 'Esa solicitud no existe')
-  if (!DECIDABLE_FROM[decision].includes(seen) || application.status !== seen)
-    refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen, now: application.status } })
+  if (!DECIDABLE_FROM[decision].includes(seen)) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen, decision } })
   const mail = await renderMail({ to: application.email, ...(await decisionMail(id, decision, application.firstName, question)) })
   const final = decision === 'approved' || decision === 'rejected'
-  const done = await getDb().transaction(async (tx) => {
+  await getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(applications)
       .set({ status: decision, updatedAt: sql`now()`, ...(final ? { closedAt: sql`now()` } : {}) })
       .where(and(eq(applications.id, id), eq(applications.status, seen)))
       .returning({ id: applications.id })
-    if (!row) return false
+    if (!row) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
     await tx.insert(events).values({ applicationId: id, kind: decision, actorUserId: admin.id, body: question ?? null })
     await recordAudit(
       { action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id, email: application.email } },
       tx,
     )
     await enqueueRenderedMail(mail, tx)
-    return true
   })
-  if (!done) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
   return success({ status: decision }, { title: DECISION_TOAST[decision] })
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import * as authRoute from '~/features/account/auth.route'
 import * as checkoutRoute from '~/features/billing/checkout.route'
 import { notifications } from '~/features/notifications/schema'
@@ -382,13 +382,36 @@ describe('who reviews', () => {
     expect(audit.map((line) => line.action).sort()).toEqual(['admission_approved', 'admission_waitlisted'])
   })
 
+  /**
+   * On PostgreSQL, `decide` runs while another transaction holds the application's row, until two
+   * statements wait for it: both decisions have read the application before either writes. PGlite
+   * has one connection, so there they are taken one after the other.
+   */
+  async function bothWaiting<T>(id: string, decide: () => Promise<T>) {
+    if (!process.env.DATABASE_URL) return decide()
+    let outcomes: Promise<T> | undefined
+    await getDb().transaction(async (tx) => {
+      await tx.execute(sql`select id from admission_applications where id = ${id} for update`)
+      outcomes = decide()
+      await vi.waitFor(
+        async () => {
+          const waiting = (await getDb().execute(
+            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          )) as unknown as { rows: Array<{ n: number }> }
+          expect(waiting.rows[0]!.n).toBe(2)
+        },
+        { timeout: 10_000, interval: 20 },
+      )
+    })
+    return outcomes!
+  }
+
   concurrencyTest('two admins deciding at once: one decision wins, the other is told', async () => {
     const { id, email } = await applied()
     const second = await createPersona('admin')
-    const outcomes = await Promise.all([
-      review(id, { intent: 'approve', seen: 'pending' }),
-      review(id, { intent: 'reject', seen: 'pending' }, second.cookie),
-    ])
+    const outcomes = await bothWaiting(id, () =>
+      Promise.all([review(id, { intent: 'approve', seen: 'pending' }), review(id, { intent: 'reject', seen: 'pending' }, second.cookie)]),
+    )
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([200, 409])
     expect(outcomes.find((outcome) => outcome.status === 409)!.data.message.title).toBe(ADMISSION_MESSAGES.decidedElsewhere)
     const [row] = await applicationOf(email)
