@@ -2,9 +2,6 @@ import 'react-router'
 import { createRequestHandler } from '@react-router/express'
 import { existsSync } from 'node:fs'
 import v8 from 'node:v8'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import path from 'node:path'
 import express from 'express'
 import * as serverBuild from 'virtual:react-router/server-build'
@@ -37,6 +34,7 @@ import { startSettings, stopSettings } from '~/platform/settings/settings.server
 import { createBackup, restoreBackup, startBackupRequests, stopBackupRequests } from '~/platform/backup/backup.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'
+import { fetchRequestOf, fetchRoute, sendFetchResponse } from './fetch-route'
 import {
   allowedMethods,
   bodySizeLimit,
@@ -199,11 +197,7 @@ export function createApp({ development }: { development: boolean }) {
       // A member who closed the tab is not an error.
       .catch((error: unknown) => (req.destroyed ? undefined : next(error)))
   })
-  app.get(EXPORT_PATH, (req, res, next) => {
-    exportMembers(fetchRequestOf(req))
-      .then((response) => sendFetchResponse(res, response))
-      .catch((error: unknown) => (req.destroyed ? logger.debug({ err: error }, 'members export: client gone') : next(error)))
-  })
+  app.get(EXPORT_PATH, fetchRoute(exportMembers, 'members export'))
   app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
     handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)
       .then((response) => sendFetchResponse(res, response))
@@ -220,26 +214,4 @@ export function createApp({ development }: { development: boolean }) {
     }),
   )
   return app
-}
-
-/** The Fetch API request our handlers take, streaming the body (a video chunk is never buffered here). */
-function fetchRequestOf(req: express.Request) {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    for (const item of [value ?? []].flat()) headers.append(name, item)
-  }
-  const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-  return new Request(url, {
-    method: req.method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit)
-}
-
-async function sendFetchResponse(res: express.Response, response: Response) {
-  res.status(response.status)
-  for (const [name, value] of response.headers) res.append(name, value)
-  if (!response.body) return void res.end()
-  await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res)
 }

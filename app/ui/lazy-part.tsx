@@ -1,10 +1,16 @@
-import { type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react'
+import { Component, type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react'
+import { Button } from './button'
+
+// Failed loads of a module's code, told apart from the errors of the components once loaded.
+const loadFailures = new WeakSet<object>()
 
 /**
  * A module whose components load when first used, not with the page (a phone's first load
  * carries none of them). Once the module is here its components render at once: React takes a
  * thenable that answers immediately without suspending, where a promise would suspend each
- * component once more.
+ * component once more. React keeps a lazy component's failed load for good: `retry()` gives the
+ * component a fresh one, which loads the code again when it next renders (never by itself, which
+ * would fetch in a loop while the network is down).
  */
 export function lazyModule<Module>(load: () => Promise<Module>) {
   let loaded: Module | undefined
@@ -13,10 +19,30 @@ export function lazyModule<Module>(load: () => Promise<Module>) {
     /** Loads the module (again only if it failed); resolves when its components render at once. */
     load: fetchModule,
     component<Props extends object>(pick: (module: Module) => ComponentType<Props>) {
-      return lazy(() => {
-        if (!loaded) return fetchModule().then((module) => ({ default: pick(module) }))
-        const value = { default: pick(loaded) }
-        return { then: (resolve: (settled: typeof value) => void) => resolve(value) } as Promise<typeof value>
+      let failed = false
+      const fresh = () =>
+        lazy(() => {
+          if (!loaded)
+            return fetchModule().then(
+              (module) => ({ default: pick(module) }),
+              (error: unknown) => {
+                failed = true
+                if (error instanceof Object) loadFailures.add(error)
+                throw error
+              },
+            )
+          const value = { default: pick(loaded) }
+          return { then: (resolve: (settled: typeof value) => void) => resolve(value) } as Promise<typeof value>
+        })
+      let current = fresh()
+      function LazyComponent(props: Props) {
+        const Current = current
+        return <Current {...props} />
+      }
+      return Object.assign(LazyComponent, {
+        retry() {
+          if (failed) [failed, current] = [false, fresh()]
+        },
       })
     },
   }
@@ -26,7 +52,8 @@ export function lazyModule<Module>(load: () => Promise<Module>) {
  * A part of a page (a form, a panel that opens on demand) whose code loads when it first renders.
  * The server loads it at start, so a page rendered with it (a form for members without
  * JavaScript) has it in its HTML, never the fallback; the browser keeps that HTML and hydrates the
- * part once its code arrives.
+ * part once its code arrives. When its code cannot be loaded, the part says so in its place with
+ * 'Reintentar', which loads it again; the rest of the page stays as it is.
  */
 export function lazyPart<Props extends object>(load: () => Promise<ComponentType<Props>>, fallback: ReactNode = null) {
   const module = lazyModule(load)
@@ -34,9 +61,38 @@ export function lazyPart<Props extends object>(load: () => Promise<ComponentType
   const Part = module.component((part) => part)
   return function LazyPart(props: Props) {
     return (
-      <Suspense fallback={fallback}>
-        <Part {...props} />
-      </Suspense>
+      <RetryLoad retry={Part.retry}>
+        <Suspense fallback={fallback}>
+          <Part {...props} />
+        </Suspense>
+      </RetryLoad>
+    )
+  }
+}
+
+/** Catches a part's failed load (anything else goes on to the route's boundary). */
+class RetryLoad extends Component<{ retry: () => void; children: ReactNode }, { failure: unknown }> {
+  state = { failure: null as unknown }
+
+  static getDerivedStateFromError(failure: unknown) {
+    return { failure }
+  }
+
+  render() {
+    const { failure } = this.state
+    if (failure === null) return this.props.children
+    if (!(failure instanceof Object) || !loadFailures.has(failure)) throw failure
+    const retry = () => {
+      this.props.retry()
+      this.setState({ failure: null })
+    }
+    return (
+      <span role="alert" className="inline-flex flex-wrap items-center gap-2 text-sm">
+        No se pudo cargar esta parte de la página.
+        <Button type="button" size="sm" variant="outline" onClick={retry}>
+          Reintentar
+        </Button>
+      </span>
     )
   }
 }

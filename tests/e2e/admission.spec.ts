@@ -67,6 +67,17 @@ test('a visitor applies, an admin approves from the queue, the applicant follows
   await expectNoHorizontalOverflow(page, 'status page', MOBILE)
   await expectNoAxeViolations(page, 'status page at 390 px')
 
+  // The applicant changes it from there: the form with the answers as sent, the e-mail fixed.
+  await page.getByRole('link', { name: 'Cambiar mi solicitud' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Cambiar mi solicitud' })).toBeVisible()
+  await expect(page.getByLabel('Email')).toHaveAttribute('readonly', '')
+  await expect(page.getByLabel('Empresa', { exact: true })).toHaveValue('Biofarma Ibérica')
+  await page.getByLabel('Cargo actual').fill('Directora general')
+  await page.getByRole('checkbox', { name: /política de privacidad/ }).check()
+  await page.getByRole('button', { name: 'Guardar cambios' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Solicitud recibida' })).toBeVisible()
+  await waitForMailLink(applicant.email, 'Hemos actualizado tu solicitud de admisión', { after: mark })
+
   // The admin finds it in the queue and approves it.
   const admin = await signedInAs('admin')
   await admin.page.setViewportSize(DESKTOP)
@@ -135,6 +146,16 @@ test('without JavaScript the form is sent and answered; it fits a phone', async 
   await fillApplication(page, { email: applicant.email, linkedin: 'https://www.linkedin.com/in/sin-script', sector: 'Diagnóstico' })
   await page.getByRole('button', { name: 'Enviar solicitud' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Solicitud recibida' })).toBeVisible()
+
+  // The same e-mail again, without the private link: the open application is not touched.
+  const mark = markMailLog()
+  await page.goto('/admision')
+  await page.getByLabel('Nombre', { exact: true }).fill('Otra')
+  await page.getByLabel('Apellidos').fill('Persona')
+  await fillApplication(page, { email: applicant.email, linkedin: 'https://www.linkedin.com/in/otra-persona', sector: 'Otro' })
+  await page.getByRole('button', { name: 'Enviar solicitud' }).click()
+  await expect(page.getByText('Ya hay una solicitud abierta con este email.', { exact: false })).toBeVisible()
+  await waitForMailLink(applicant.email, 'Tu enlace para ver o cambiar tu solicitud de admisión', { after: mark })
 })
 
 test('the form at 390 px passes axe, and a signed-in member finds their details filled in', async ({ pageAs, signedInAs }) => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { parse } from 'csv-parse/sync'
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
 
@@ -33,6 +34,15 @@ test('an admin opens the console from their menu: the dashboard, by period, read
 
 test('the members table finds a member without accents, filters, and exports the CSV a spreadsheet opens', async ({ signedInAs }) => {
   const [admin, member] = [await signedInAs('admin'), await signedInAs('complete')]
+  // A name a spreadsheet would run as a formula.
+  const firstName = '=HIPERVINCULO("https://evil.example")'
+  const saved = await member.page.request.post('/perfil', {
+    form: { intent: 'profile', firstName, lastName: member.lastName, company: member.company!, position: member.position! },
+    headers: { Origin: process.env.E2E_BASE_URL! },
+    maxRedirects: 0,
+  })
+  expect(saved.status()).toBe(302)
+  const name = `${firstName} ${member.lastName}`
   const { page } = admin
   await page.setViewportSize(DESKTOP)
   await page.goto('/admin/miembros')
@@ -40,19 +50,33 @@ test('the members table finds a member without accents, filters, and exports the
   await page.getByLabel('Premium', { exact: true }).selectOption('no')
   await page.getByRole('button', { name: 'Aplicar' }).click()
   await expect(page).toHaveURL(/premium=no/)
-  await expect(page.getByRole('link', { name: member.name })).toBeVisible()
+  await expect(page.getByRole('link', { name })).toBeVisible()
   await expectNoAxeViolations(page, '/admin/miembros at 1280 px')
   await screenshot(page, 'console-members-1280')
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar CSV' }).click()])
   expect(download.suggestedFilename()).toMatch(/^miembros-\d{4}-\d{2}-\d{2}\.csv$/)
   const bytes = readFileSync((await download.path())!)
-  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
-  const lines = bytes.toString('utf8').slice(1).trim().split('\r\n')
-  expect(lines[0]).toBe('"Nombre";"Email";"Empresa";"Cargo";"Premium";"Origen";"Roles";"Perfil completo";"Alta";"Perfil"')
-  expect(lines.some((line) => line.startsWith(`"${member.name}";"${member.email}"`))).toBe(true)
+  expect([...bytes.subarray(0, 3)], 'UTF-8 with a byte-order mark').toEqual([0xef, 0xbb, 0xbf])
+  const [header, ...rows]: string[][] = parse(bytes.subarray(3).toString('utf8'), { delimiter: ';', record_delimiter: '\r\n' })
+  expect(header).toEqual(['Nombre', 'Email', 'Empresa', 'Cargo', 'Premium', 'Origen', 'Roles', 'Perfil completo', 'Alta', 'Perfil'])
+  // Exactly the table on screen: the member found, with every value, the formula shown as text.
+  expect(rows).toEqual([
+    [
+      `'${name}`,
+      member.email,
+      member.company,
+      member.position,
+      'No',
+      '',
+      '',
+      'Sí',
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/),
+      `${process.env.E2E_BASE_URL}/usuario/${member.id}`,
+    ],
+  ])
 
-  await page.getByRole('link', { name: member.name }).click()
+  await page.getByRole('link', { name }).click()
   await expect(page.getByRole('heading', { name: 'Gestión de roles' })).toBeVisible()
 
   await page.goto('/admin/miembros')

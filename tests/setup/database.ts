@@ -78,11 +78,13 @@ export type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] }
 
 /**
  * The plans of some queries, with sequential scans priced out: the planner then shows the best
- * index it has for each read (a test that no read goes through a whole table).
+ * index it has for each read (a test that no read goes through a whole table). With `sorts: false`
+ * sorting is priced out too: a Sort left in the plan means no index gives that order.
  */
-export function plansOf(queries: SQL[]) {
+export function plansOf(queries: SQL[], { sorts = true } = {}) {
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`)
+    if (!sorts) await tx.execute(sql`set local enable_sort = off`)
     const plans: PlanNode[] = []
     for (const query of queries) {
       const result = (await tx.execute(sql`explain (format json) ${query}`)) as unknown as { rows: Array<Record<string, unknown>> }

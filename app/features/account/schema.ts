@@ -62,6 +62,8 @@ export const profiles = pgTable(
     index('profiles_directory_idx')
       .on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`is_complete`),
+    // Every member newest first (the console's members table and its CSV export's keyset).
+    index('profiles_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     // The moderation queue lists the accounts under a suspension or an expulsion, a handful.
     index('profiles_restricted_idx')
       .on(table.userId)

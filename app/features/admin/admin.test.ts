@@ -1,11 +1,17 @@
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import { parse } from 'csv-parse/sync'
+import compression from 'compression'
+import express from 'express'
 import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test, vi } from 'vitest'
 import * as communityLayout from '~/features/community/layout.route'
 import * as root from '~/root'
 import { auditLog } from '~/platform/audit/schema'
-import { getDb } from '~/platform/db/client.server'
+import { failStatements, getDb } from '~/platform/db/client.server'
 import { redactSecrets } from '~/platform/env.server'
+import { currentRequestId, runWithRequestId } from '~/platform/http/request-context.server'
+import { logger } from '~/platform/logger.server'
 import { DEFAULT_TIME_ZONE, toWallTime } from '~/platform/dates'
 import { memberActivityDays } from '~/platform/auth/schema'
 import { ceoSessionDailyViews, ceoSessions } from '~/features/ceo-sessions/schema'
@@ -13,17 +19,19 @@ import { recordView } from '~/features/ceo-sessions/library.server'
 import { jobs } from '~/platform/jobs/schema'
 import { appSettings } from '~/platform/settings/schema'
 import { DEFAULT_SETTINGS, getSettings, startSettings, stopSettings } from '~/platform/settings/settings.server'
-import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, type PlanNode, plansOf, useTestDatabase } from '../../../tests/setup/database'
 import { createPeople, createPersona, type People, type Persona } from '../../../tests/setup/members'
 import { createPost, feedAction } from '../../../tests/setup/feed'
 import { newSession } from '../../../tests/setup/sessions'
 import { formRequest, getRequest, run } from '../../../tests/setup/requests'
 import * as auditRoute from './audit.route'
 import * as dashboardRoute from './dashboard.route'
-import { exportMembers } from './export.server'
+import { fetchRoute } from '../../../server/fetch-route'
+import { EXPORT_PATH, exportMembers } from './export.server'
 import * as jobsRoute from './jobs.route'
 import * as layoutRoute from './layout.route'
-import { csvCell } from './members.server'
+import { readMemberFilter } from './filters'
+import { csvCell, exportBatch } from './members.server'
 import * as membersRoute from './members.route'
 import * as settingsRoute from './settings.route'
 
@@ -37,13 +45,51 @@ const load = (route: { loader: (args: any) => unknown }, path: string, cookie?: 
 const post = (route: { action: (args: any) => unknown }, path: string, fields: Record<string, string>, cookie?: string) =>
   run(() => route.action({ request: formRequest(path, fields, { cookie }), params: {}, context }))
 
-async function exportCsv(query: string, cookie?: string) {
-  const response = await exportMembers(getRequest(`/admin/miembros/exportar${query}`, { cookie }))
-  // Decoded keeping the byte-order mark (TextDecoder drops it by default).
-  return {
-    response,
-    text: response.ok ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer()) : await response.text(),
+/**
+ * The export over HTTP, as Express serves it (server/app.ts: compressed, with a request id, through
+ * `fetchRoute`). A test names its request with `x-test-request` to find its log lines.
+ */
+let exportUrl: string
+beforeAll(async () => {
+  const app = express()
+  app.use(compression())
+  app.use((req, _res, next) => runWithRequestId(req.get('x-test-request') ?? '', next))
+  app.get(EXPORT_PATH, fetchRoute(exportMembers, 'members export'))
+  const server = app.listen(0, '127.0.0.1')
+  // Kept-alive connections stay open: one closed by the server as the next test reuses it is a reset.
+  server.keepAliveTimeout = 0
+  await once(server, 'listening')
+  exportUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${EXPORT_PATH}`
+  return () => {
+    server.closeAllConnections()
+    server.close()
   }
+})
+
+const exportResponse = (query: string, cookie?: string, requestName = '') =>
+  fetch(`${exportUrl}${query}`, {
+    redirect: 'manual',
+    headers: { ...(cookie ? { Cookie: cookie } : {}), 'x-app-client-ip': '203.0.113.9', 'x-test-request': requestName },
+  })
+
+async function exportCsv(query: string, cookie?: string) {
+  const response = await exportResponse(query, cookie)
+  // Decoded keeping the byte-order mark (TextDecoder drops it by default).
+  return { response, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer()) }
+}
+
+/** logger.error's calls while `run` runs, each with the request id it was written under. */
+async function errorsLogged(run: () => Promise<void>) {
+  const logged: Array<{ args: unknown[]; requestId: string | undefined }> = []
+  const spy = vi.spyOn(logger, 'error').mockImplementation(((...args: unknown[]) => {
+    logged.push({ args, requestId: currentRequestId() })
+  }) as never)
+  try {
+    await run()
+  } finally {
+    spy.mockRestore()
+  }
+  return logged
 }
 
 async function failedJob(lastError = 'SMTP refused') {
@@ -168,15 +214,8 @@ describe('members table (/admin/miembros)', () => {
 })
 
 describe('CSV export', () => {
-  test('a formula cell is neutralised, accents and separators survive a CSV parser', () => {
-    for (const dangerous of ['=HYPERLINK("http://x")', '+1', '-2+3', '@SUM(A1)', '\tTAB', '\rCR']) {
-      expect(csvCell(dangerous).startsWith(`"'`)).toBe(true)
-    }
-    expect(csvCell('Dirección; "médica"')).toBe('"Dirección; ""médica"""')
-  })
-
-  test('10,000 members: BOM, ; separators, every row, formulas escaped, audited with its filter', async () => {
-    // Ten thousand members in one statement (accounts and profiles), one of them with hostile cells.
+  beforeAll(async () => {
+    // Ten thousand members (?q=bulk) in one statement (accounts and profiles), one of them with hostile cells.
     await getDb().execute(sql`
       insert into "user" (id, name, email, email_verified)
       select 'bulk-' || n, 'Bulk ' || n, 'bulk-' || n || '@example.com', true from generate_series(1, 10000) as n`)
@@ -185,7 +224,23 @@ describe('CSV export', () => {
       select 'bulk-' || n, 'Ángela', 'Núñez ' || n, 'Farmacéutica; S.A.', 'Directora "Médica"', now() - n * interval '1 minute'
       from generate_series(1, 10000) as n`)
     await getDb().execute(sql`update profiles set company = '=HYPERLINK("http://evil")', position = '@cmd' where user_id = 'bulk-1'`)
+    // 1,200 members imported at once (?q=empate-), joined at a moment a JavaScript Date cannot hold.
+    await getDb().execute(sql`
+      insert into "user" (id, name, email, email_verified)
+      select 'tie-' || n, 'Empate ' || n, 'empate-' || n || '@example.com', true from generate_series(1, 1200) as n`)
+    await getDb().execute(sql`
+      insert into profiles (user_id, first_name, last_name, created_at)
+      select 'tie-' || n, 'Empate', 'Número ' || n, '2026-05-04T10:00:00.123456Z' from generate_series(1, 1200) as n`)
+  })
 
+  test('a formula cell is neutralised, accents and separators survive a CSV parser', () => {
+    for (const dangerous of ['=HYPERLINK("http://x")', '+1', '-2+3', '@SUM(A1)', '\tTAB', '\rCR']) {
+      expect(csvCell(dangerous).startsWith(`"'`)).toBe(true)
+    }
+    expect(csvCell('Dirección; "médica"')).toBe('"Dirección; ""médica"""')
+  })
+
+  test('10,000 members: BOM, ; separators, every row, formulas escaped, audited with its filter', async () => {
     const { response, text } = await exportCsv('?q=bulk', people.admin.cookie)
     expect(response.status).toBe(200)
     expect(response.headers.get('Content-Type')).toBe('text/csv; charset=utf-8')
@@ -204,6 +259,60 @@ describe('CSV export', () => {
     const [audit] = await auditOf('members_exported')
     expect(audit).toMatchObject({ actorUserId: people.admin.userId, details: { filter: 'q=bulk' } })
   }, 120_000)
+
+  test('1,200 members who joined in the same microsecond (a bulk import) are all in the file, once', async () => {
+    const { response, text } = await exportCsv('?q=empate-', people.admin.cookie)
+    expect(response.status).toBe(200)
+    const rows: string[][] = parse(text.slice(1), { delimiter: ';' })
+    expect(rows).toHaveLength(1201)
+    expect(new Set(rows.slice(1).map((row) => row[1])).size).toBe(1200)
+  }, 60_000)
+
+  test('a failure half-way cuts the download (no shorter file that looks complete), logged with the request id', async () => {
+    // The database fails at the second batch, after the 200, the header line and 500 rows went out.
+    const disarm = failStatements(/ < \(to_timestamp\(/, { times: 1, error: () => new Error('disk full') })
+    try {
+      const logged = await errorsLogged(async () => {
+        const response = await exportResponse('?q=empate-', people.admin.cookie, 'corte-csv')
+        expect(response.status).toBe(200)
+        // The browser (and curl) report a failed download: the body ends without its last chunk.
+        await expect(response.text()).rejects.toThrow(/terminated/)
+      })
+      expect(logged).toEqual([
+        { args: [{ err: expect.objectContaining({ message: 'disk full' }) }, 'members export failed'], requestId: 'corte-csv' },
+      ])
+    } finally {
+      disarm()
+    }
+  })
+
+  test('the database away before the first byte is a 503 with Retry-After, as on every page', async () => {
+    const disarm = failStatements(/insert into "audit_log"/, { times: 1 })
+    try {
+      const response = await exportResponse('', people.admin.cookie)
+      expect(response.status).toBe(503)
+      expect(response.headers.get('Retry-After')).toBe('5')
+      expect((await response.json()).message.title).toBe('Servicio no disponible temporalmente')
+    } finally {
+      disarm()
+    }
+  })
+
+  test("the export's batches are read in index order from the cursor, never by sorting every member", async () => {
+    const cursor = { micros: '1777888800123456', id: '00000000-0000-4000-8000-000000000000' }
+    const [plan] = await plansOf([exportBatch(readMemberFilter(new URLSearchParams()), cursor, 500).getSQL()], { sorts: false })
+    // The batch's own nodes; a row's roles and plan are subplans of one member each.
+    const path = (node: PlanNode): PlanNode[] => [
+      node,
+      ...(node.Plans ?? []).filter((child) => child['Parent Relationship'] !== 'SubPlan').flatMap(path),
+    ]
+    expect(path(plan!).map((node) => node['Node Type'])).not.toContain('Sort')
+    expect(path(plan!).find((node) => node['Relation Name'] === 'profiles')).toMatchObject({
+      'Node Type': 'Index Scan',
+      'Index Name': 'profiles_created_idx',
+      'Index Cond': expect.stringMatching(/^\(ROW\(created_at, id\) < ROW\(/),
+    })
+  })
 })
 
 describe('jobs (/admin/trabajos)', () => {

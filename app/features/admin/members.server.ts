@@ -106,7 +106,7 @@ export async function listMembers(filter: MemberFilter) {
 const ORIGIN_LABELS = { monthly: 'Stripe mensual', annual: 'Stripe anual' } as const
 const ROLE_LABELS: Record<string, string> = { admin: 'Administrador', moderator: 'Moderador' }
 
-function memberView(row: Omit<Awaited<ReturnType<typeof pageOfRows>>[number], 'id'>) {
+function memberView(row: Omit<Awaited<ReturnType<typeof exportBatch>>[number], 'id' | 'micros'>) {
   return {
     userId: row.userId,
     name: displayName(row, row.email),
@@ -130,17 +130,29 @@ function memberView(row: Omit<Awaited<ReturnType<typeof pageOfRows>>[number], 'i
 
 export type AdminMember = ReturnType<typeof memberView>
 
-/** A batch of the export, after the cursor (join date and id, newest first: the order of the file). */
-function pageOfRows(filter: MemberFilter, after: { createdAt: Date; id: string } | null, size: number) {
+/**
+ * Where the next batch of the export starts: the last row's join date in microseconds, as the
+ * database keeps it (a JavaScript Date keeps milliseconds, and a cursor cut to them skips the rows
+ * that joined later in the same millisecond), and its id for rows that joined at the same moment.
+ */
+export interface ExportCursor {
+  micros: string
+  id: string
+}
+
+const createdMicros = sql<string>`(extract(epoch from ${profiles.createdAt}) * 1000000)::bigint::text`
+
+/** A batch of the export after the cursor, newest first (the order of the file), read along `profiles_created_idx`. */
+export function exportBatch(filter: MemberFilter, after: ExportCursor | null, size: number) {
   return getDb()
-    .select({ ...memberColumns, id: profiles.id })
+    .select({ ...memberColumns, id: profiles.id, micros: createdMicros })
     .from(profiles)
     .innerJoin(user, eq(user.id, profiles.userId))
     .where(
       and(
         whereOf(filter),
         after
-          ? or(lt(profiles.createdAt, after.createdAt), and(eq(profiles.createdAt, after.createdAt), lt(profiles.id, after.id)))
+          ? sql`(${profiles.createdAt}, ${profiles.id}) < (to_timestamp(${after.micros}::bigint / 1000000.0), ${after.id}::uuid)`
           : undefined,
       ),
     )
@@ -178,7 +190,7 @@ export function csvCell(value: string) {
 export function membersCsv(filter: MemberFilter, appUrl: string, onDone: (rows: number) => void, batchSize = 500) {
   const encoder = new TextEncoder()
   const line = (cells: readonly string[]) => encoder.encode(`${cells.map(csvCell).join(';')}\r\n`)
-  let after: { createdAt: Date; id: string } | null = null
+  let after: ExportCursor | null = null
   let rows = 0
   let finished = false
   return new ReadableStream<Uint8Array>({
@@ -188,7 +200,7 @@ export function membersCsv(filter: MemberFilter, appUrl: string, onDone: (rows: 
     },
     async pull(controller) {
       if (finished) return
-      const batch = await pageOfRows(filter, after, batchSize)
+      const batch = await exportBatch(filter, after, batchSize)
       for (const row of batch) {
         const member = memberView(row)
         controller.enqueue(
@@ -214,7 +226,7 @@ export function membersCsv(filter: MemberFilter, appUrl: string, onDone: (rows: 
         onDone(rows)
         return
       }
-      after = { createdAt: last.createdAt, id: last.id }
+      after = { micros: last.micros, id: last.id }
     },
   })
 }

@@ -64,8 +64,10 @@ const ANSWER_LABELS: Array<[keyof ApplicationInput, string]> = [
   ['referral', 'Cómo nos conociste'],
 ]
 
+type Answers = Omit<ApplicationInput, 'intent' | 'consent' | 'website' | 'link'>
+
 /** What the applicant sent, labelled as the form labels it (the e-mail, the admin's page). */
-export function answersOf(application: Omit<ApplicationInput, 'intent' | 'consent' | 'website'>): Array<[string, string]> {
+export function answersOf(application: Answers): Array<[string, string]> {
   return ANSWER_LABELS.flatMap(([key, label]) => {
     const value = application[key as keyof typeof application]
     if (value === null || value === undefined || value === '') return []
@@ -82,7 +84,7 @@ export function applyAction(request: Request) {
   })
 }
 
-async function submitApplication(request: Request, { intent: _, consent: __, website, ...answers }: ApplicationInput) {
+async function submitApplication(request: Request, { intent: _, consent: __, website, link, ...answers }: ApplicationInput) {
   await enforceRateLimits([
     { key: `admission:ip:${clientIp(request)}`, max: 5, windowSeconds: 60 * 60 },
     { key: `admission:email:${answers.email}`, max: 3, windowSeconds: 60 * 60 },
@@ -92,42 +94,85 @@ async function submitApplication(request: Request, { intent: _, consent: __, web
     logger.info({ ip: clientIp(request) }, 'Admission form honeypot filled; nothing stored')
     return redirect('/admision?enviada=1', 303)
   }
+  if (link) return changeApplication(statusLinkId(link), answers)
+  // An open application is changed only through its private link (decisions/0025): whoever knows
+  // only the e-mail is told so, and the link goes again to that address, with nothing they wrote.
+  const [open] = await getDb()
+    .select({ id: applications.id, firstName: applications.firstName })
+    .from(applications)
+    .where(and(eq(applications.email, answers.email), openCondition))
+  if (open) {
+    await enqueueMail({
+      to: answers.email,
+      subject: 'Tu enlace para ver o cambiar tu solicitud de admisión',
+      email: createElement(NoticeEmail, {
+        title: 'Tu solicitud de admisión',
+        firstName: open.firstName,
+        paragraphs: [
+          'Alguien ha enviado de nuevo el formulario de admisión con este email. No hemos cambiado tu solicitud: solo se cambia desde tu enlace privado.',
+          'Si fuiste tú, ábrelo para verla o cambiarla. Si no, no tienes que hacer nada.',
+        ],
+        button: { label: 'Ver o cambiar mi solicitud', url: absolute(statusPath(open.id)) },
+      }),
+    })
+    refuse(409, MESSAGES.alreadyOpen, { detail: { applicationId: open.id } })
+  }
   // The application, its history line and the admins' bell commit together: a failure leaves
-  // nothing behind, and sending again is a new application (admins told), not an update.
+  // nothing behind, and sending again is a new application (admins told).
   const admins = await adminIds()
-  const { id, inserted } = await getDb().transaction(async (tx) => {
-    // One statement: a new application, or the open one of this e-mail updated (also when two arrive at once).
+  const id = await getDb().transaction(async (tx) => {
+    // Two sends at once: the partial unique index lets one in, and the other is told as above.
     const [saved] = await tx
       .insert(applications)
       .values(answers)
-      .onConflictDoUpdate({ target: applications.email, targetWhere: openCondition, set: { ...answers, updatedAt: sql`now()` } })
-      .returning({ id: applications.id, inserted: sql<boolean>`(xmax = 0)` })
-    await tx.insert(events).values({ applicationId: saved!.id, kind: saved!.inserted ? 'submitted' : 'updated' })
-    if (saved!.inserted)
-      await notifyAdmins(
-        tx,
-        admins,
-        'Nueva solicitud de admisión',
-        `${answers.firstName} ${answers.lastName} (${answers.position}, ${answers.company}) ha solicitado la admisión`,
-      )
-    return saved!
+      .onConflictDoNothing({ target: applications.email, where: openCondition })
+      .returning({ id: applications.id })
+    if (!saved) refuse(409, MESSAGES.alreadyOpen)
+    await tx.insert(events).values({ applicationId: saved.id, kind: 'submitted' })
+    await notifyAdmins(
+      tx,
+      admins,
+      'Nueva solicitud de admisión',
+      `${answers.firstName} ${answers.lastName} (${answers.position}, ${answers.company}) ha solicitado la admisión`,
+    )
+    return saved.id
   })
-  // Rendered after the commit (no transaction open while it renders); it needs the application's id.
-  await enqueueMail({
+  await enqueueMail(confirmationMail(id, answers, 'received'))
+  return redirect('/admision?enviada=1', 303)
+}
+
+/** The applicant's own change, through the private link: every answer but the e-mail, while it is open. */
+async function changeApplication(id: string, { email: _, ...changes }: Answers) {
+  const { email } = await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(applications)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(and(eq(applications.id, id), openCondition))
+      .returning({ email: applications.email })
+    if (!row) refuse(409, MESSAGES.closed)
+    await tx.insert(events).values({ applicationId: id, kind: 'updated' })
+    return row
+  })
+  await enqueueMail(confirmationMail(id, { ...changes, email }, 'updated'))
+  return redirect('/admision?enviada=1', 303)
+}
+
+/** What the applicant sent, with the private link (rendered after the commit: it needs the application's id). */
+function confirmationMail(id: string, answers: Answers, step: 'received' | 'updated') {
+  return {
     to: answers.email,
-    subject: inserted ? 'Hemos recibido tu solicitud de admisión' : 'Hemos actualizado tu solicitud de admisión',
+    subject: step === 'received' ? 'Hemos recibido tu solicitud de admisión' : 'Hemos actualizado tu solicitud de admisión',
     email: createElement(NoticeEmail, {
-      title: inserted ? 'Solicitud recibida' : 'Solicitud actualizada',
+      title: step === 'received' ? 'Solicitud recibida' : 'Solicitud actualizada',
       firstName: answers.firstName,
       paragraphs: [
         `Gracias por solicitar tu admisión en ${site.name}. Revisaremos tu solicitud en los próximos días y te escribiremos a este email con nuestra decisión.`,
-        'Desde este enlace privado puedes ver en qué estado está, responder si te pedimos más información o retirarla. No lo compartas: quien lo tenga puede verla.',
+        'Desde este enlace privado puedes ver en qué estado está, cambiarla, responder si te pedimos más información o retirarla. No lo compartas: quien lo tenga puede verla.',
       ],
       button: { label: 'Ver el estado de mi solicitud', url: absolute(statusPath(id)) },
       details: { heading: 'Lo que nos enviaste', rows: answersOf(answers) },
     }),
-  })
-  return redirect('/admision?enviada=1', 303)
+  }
 }
 
 async function adminIds() {
@@ -140,6 +185,38 @@ async function notifyAdmins(tx: DbExecutor, admins: string[], title: string, mes
   for (const adminId of admins) {
     await notifyInTransaction(tx, { recipientId: adminId, actorId: null, type: 'admission_application', title, message })
   }
+}
+
+/** The application a status link names; a forged or cut link is refused (404), an old one too (410). */
+function statusLinkId(token: string) {
+  const link = readSignedToken(STATUS_PURPOSE, token)
+  if (link.status !== 'valid')
+    refuse(link.status === 'expired' ? 410 : 404, link.status === 'expired' ? MESSAGES.expiredLink : MESSAGES.badLink)
+  return link.id
+}
+
+/** An open application's answers, for its applicant to change them (the apply form, opened from the private link). */
+export async function answersToChange(token: string) {
+  const [application] = await getDb()
+    .select({
+      firstName: applications.firstName,
+      lastName: applications.lastName,
+      email: applications.email,
+      phone: applications.phone,
+      linkedinUrl: applications.linkedinUrl,
+      company: applications.company,
+      position: applications.position,
+      sector: applications.sector,
+      yearsExperience: applications.yearsExperience,
+      targetRole: applications.targetRole,
+      contribution: applications.contribution,
+      expectations: applications.expectations,
+      referral: applications.referral,
+    })
+    .from(applications)
+    .where(and(eq(applications.id, statusLinkId(token)), openCondition))
+  if (!application) refuse(409, MESSAGES.closed)
+  return Object.fromEntries(Object.entries(application).map(([key, value]) => [key, value === null ? '' : String(value)]))
 }
 
 /** The application a status link names, or why it cannot be shown. */
@@ -171,24 +248,20 @@ async function applicantView(id: string) {
 }
 
 export async function applicantAction(request: Request, token: string) {
-  const link = readSignedToken(STATUS_PURPOSE, token)
-  if (link.status !== 'valid')
-    refuse(link.status === 'expired' ? 410 : 404, link.status === 'expired' ? MESSAGES.expiredLink : MESSAGES.badLink)
-  const { id } = link
+  const id = statusLinkId(token)
   return handleIntent(request, ApplicantIntent, {
     withdraw: {
       invalid: 'No se pudo retirar tu solicitud',
       async run() {
-        const done = await getDb().transaction(async (tx) => {
+        await getDb().transaction(async (tx) => {
           const [row] = await tx
             .update(applications)
             .set({ status: 'withdrawn', closedAt: sql`now()`, updatedAt: sql`now()` })
             .where(and(eq(applications.id, id), openCondition))
             .returning({ id: applications.id })
-          if (row) await tx.insert(events).values({ applicationId: id, kind: 'withdrawn' })
-          return Boolean(row)
+          if (!row) refuse(409, MESSAGES.closed)
+          await tx.insert(events).values({ applicationId: id, kind: 'withdrawn' })
         })
-        if (!done) refuse(409, MESSAGES.closed)
         return success({ withdrawn: true }, { title: MESSAGES.withdrawn })
       },
     },
@@ -196,19 +269,17 @@ export async function applicantAction(request: Request, token: string) {
       invalid: 'Escribe tu respuesta',
       async run({ answer }) {
         const admins = await adminIds()
-        const done = await getDb().transaction(async (tx) => {
+        await getDb().transaction(async (tx) => {
           // Answered, it is back with the admins as a new one to review.
           const [row] = await tx
             .update(applications)
             .set({ status: 'pending', updatedAt: sql`now()` })
             .where(and(eq(applications.id, id), eq(applications.status, 'info_requested')))
             .returning({ firstName: applications.firstName, lastName: applications.lastName })
-          if (!row) return false
+          if (!row) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
           await tx.insert(events).values({ applicationId: id, kind: 'answered', body: answer })
           await notifyAdmins(tx, admins, 'Respuesta de un candidato', `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`)
-          return true
         })
-        if (!done) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
         return success({ answered: true }, { title: MESSAGES.answered })
       },
     },
@@ -382,8 +453,9 @@ async function applicationExists(id: string) {
 
 /**
  * One decision, taken once: the update names the state the admin saw, so of two admins deciding at
- * once the first wins and the other is told (409). The e-mail is rendered before the transaction
- * and queued in it, with the history line and the audit line.
+ * once the first wins and the other is told (409). That condition is the only check of the state
+ * (a read before it would pass for both). The e-mail is rendered before the transaction and queued
+ * in it, with the history line and the audit line.
  */
 async function decideApplication(
   admin: CurrentUser,
@@ -397,26 +469,23 @@ async function decideApplication(
     .from(applications)
     .where(eq(applications.id, id))
   if (!application) refuse(404, 'Esa solicitud no existe')
-  if (!DECIDABLE_FROM[decision].includes(seen) || application.status !== seen)
-    refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen, now: application.status } })
+  if (!DECIDABLE_FROM[decision].includes(seen)) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen, decision } })
   const mail = await renderMail({ to: application.email, ...(await decisionMail(id, decision, application.firstName, question)) })
   const final = decision === 'approved' || decision === 'rejected'
-  const done = await getDb().transaction(async (tx) => {
+  await getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(applications)
       .set({ status: decision, updatedAt: sql`now()`, ...(final ? { closedAt: sql`now()` } : {}) })
       .where(and(eq(applications.id, id), eq(applications.status, seen)))
       .returning({ id: applications.id })
-    if (!row) return false
+    if (!row) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
     await tx.insert(events).values({ applicationId: id, kind: decision, actorUserId: admin.id, body: question ?? null })
     await recordAudit(
       { action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id, email: application.email } },
       tx,
     )
     await enqueueRenderedMail(mail, tx)
-    return true
   })
-  if (!done) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
   return success({ status: decision }, { title: DECISION_TOAST[decision] })
 }
 

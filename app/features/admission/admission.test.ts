@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import * as authRoute from '~/features/account/auth.route'
 import * as checkoutRoute from '~/features/billing/checkout.route'
 import { notifications } from '~/features/notifications/schema'
 import { auditLog } from '~/platform/audit/schema'
 import { signedToken } from '~/platform/auth/signature.server'
 import { failStatements, getDb } from '~/platform/db/client.server'
+import { jobs } from '~/platform/jobs/schema'
 import { rateLimits } from '~/platform/rate-limit/schema'
 import { appSettings } from '~/platform/settings/schema'
 import { DEFAULT_SETTINGS } from '~/platform/settings/settings.server'
@@ -161,22 +162,88 @@ describe('the application form', () => {
     expect(await applicationOf(email)).toHaveLength(1)
   })
 
-  test('applying again with the same e-mail while it is open updates it; after a rejection it is a new one', async () => {
+  test('someone who knows only the e-mail cannot rewrite an open application: told to use the link, which goes to its owner', async () => {
     const { id, email } = await applied()
-    const again = await apply({ email, company: 'Nueva Pharma' })
-    expect(again.outcome.status).toBe(303)
+    // Every column of the row, as the database prints it.
+    const stored = async () =>
+      (
+        (await getDb().execute(sql`select to_jsonb(a)::text as row from admission_applications a where id = ${id}`)) as unknown as {
+          rows: Array<{ row: string }>
+        }
+      ).rows[0]!.row
+    const before = await stored()
+    const mailsBefore = await getDb().select({ id: jobs.id }).from(jobs).where(eq(jobs.name, 'mail.send'))
+    const attack = await apply({
+      email,
+      firstName: 'Impostor',
+      linkedinUrl: 'https://www.linkedin.com/in/impostor',
+      contribution: 'Texto del impostor: llamad a este número.',
+    })
+    expect(attack.outcome.status).toBe(409)
+    expect(attack.outcome.data.message.title).toBe(ADMISSION_MESSAGES.alreadyOpen)
+    // Byte for byte as it was, its history too.
+    expect(await stored()).toBe(before)
+    const history = await getDb().select({ kind: admissionEvents.kind }).from(admissionEvents).where(eq(admissionEvents.applicationId, id))
+    expect(history).toEqual([{ kind: 'submitted' }])
+    // One e-mail, to the application's address: its private link, and nothing the sender wrote.
+    const sent = await getDb()
+      .select({ payload: jobs.payload })
+      .from(jobs)
+      .where(and(eq(jobs.name, 'mail.send'), sql`${jobs.id} not in ${mailsBefore.map((row) => row.id)}`))
+    expect(sent.map((row) => (row.payload as { to: string; subject: string }).subject)).toEqual([
+      'Tu enlace para ver o cambiar tu solicitud de admisión',
+    ])
+    const mail = await latestMailTo(email, 'Tu enlace para ver o cambiar tu solicitud de admisión')
+    expect(tokenOf(new URL(firstLink(mail!.text)).pathname).split('.')[0]).toBe(id)
+    expect(mail!.text).not.toContain('Impostor')
+    expect(mail!.text).not.toContain('llamad a este número')
+  })
+
+  test('its owner changes it through the private link (the e-mail stays); a closed one or a bad link is refused', async () => {
+    const { id, email } = await applied()
+    const token = tokenOf(statusPath(id))
+    const form = await load(applyRoute, `/admision?solicitud=${token}`)
+    expect(form.data.link).toBe(token)
+    expect(form.data.known).toMatchObject({
+      email,
+      company: 'Biofarma Ibérica',
+      yearsExperience: '15',
+      contribution: 'Quince años llevando plantas de biológicos.',
+    })
+    const changed = await apply({ email: uniqueEmail('otra'), link: token, company: 'Nueva Pharma', position: 'CEO' })
+    expect(changed.outcome.status).toBe(303)
     expect(await applicationOf(email)).toEqual([{ id, status: 'pending', company: 'Nueva Pharma' }])
-    expect(await latestMailTo(email, 'Hemos actualizado tu solicitud de admisión')).toBeDefined()
+    expect(await applicationOf(changed.email)).toEqual([])
+    const mail = await latestMailTo(email, 'Hemos actualizado tu solicitud de admisión')
+    expect(mail!.text).toContain('Nueva Pharma')
+    expect(await latestMailTo(changed.email)).toBeUndefined()
+    const history = await getDb().select({ kind: admissionEvents.kind }).from(admissionEvents).where(eq(admissionEvents.applicationId, id))
+    expect(history.map((entry) => entry.kind)).toEqual(['submitted', 'updated'])
+
+    const forged = await apply({ email, link: `${token.slice(0, -2)}xx`, company: 'Falsa SA' })
+    expect(forged.outcome.status).toBe(404)
+    expect(forged.outcome.data.message.title).toBe(ADMISSION_MESSAGES.badLink)
     expect((await review(id, { intent: 'reject', seen: 'pending' })).status).toBe(200)
-    await apply({ email, company: 'Tercera SA' })
+    const late = await apply({ email, link: token, company: 'Tarde SA' })
+    expect(late.outcome.status).toBe(409)
+    expect(late.outcome.data.message.title).toBe(ADMISSION_MESSAGES.closed)
+    expect((await load(applyRoute, `/admision?solicitud=${token}`)).status).toBe(409)
+    // Closed, the e-mail may apply again (past its hourly limit of sends): a new application.
+    await getDb()
+      .delete(rateLimits)
+      .where(eq(rateLimits.key, `admission:email:${email}`))
+    expect((await apply({ email, company: 'Tercera SA' })).outcome.status).toBe(303)
     const rows = await applicationOf(email)
-    expect(rows.map((row) => row.status).sort()).toEqual(['pending', 'rejected'])
+    expect(rows.map((row) => [row.status, row.company]).sort()).toEqual([
+      ['pending', 'Tercera SA'],
+      ['rejected', 'Nueva Pharma'],
+    ])
   })
 
   concurrencyTest('two sends of one e-mail at once leave one application', async () => {
     const fields = answers()
     const outcomes = await Promise.all([0, 1, 2].map(() => post(applyRoute, '/admision', fields, { ip: nextIp() })))
-    expect(outcomes.map((outcome) => outcome.status)).toEqual([303, 303, 303])
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([303, 409, 409])
     expect(await applicationOf(fields.email)).toHaveLength(1)
   })
 
@@ -189,7 +256,7 @@ describe('the application form', () => {
 
   test('more than 3 sends an hour from one e-mail, or 5 from one address, are refused with a Spanish message', async () => {
     const email = uniqueEmail('insistente')
-    for (let i = 0; i < 3; i++) expect((await apply({ email })).outcome.status).toBe(303)
+    for (const status of [303, 409, 409]) expect((await apply({ email })).outcome.status).toBe(status)
     const fourth = await apply({ email })
     expect(fourth.outcome.status).toBe(429)
     expect(fourth.outcome.data.message.title).toMatch(/^Demasiados intentos\. Espera \d+ minutos? y vuelve a intentarlo\.$/)
@@ -382,13 +449,36 @@ describe('who reviews', () => {
     expect(audit.map((line) => line.action).sort()).toEqual(['admission_approved', 'admission_waitlisted'])
   })
 
+  /**
+   * On PostgreSQL, `decide` runs while another transaction holds the application's row, until two
+   * statements wait for it: both decisions have read the application before either writes. PGlite
+   * has one connection, so there they are taken one after the other.
+   */
+  async function bothWaiting<T>(id: string, decide: () => Promise<T>) {
+    if (!process.env.DATABASE_URL) return decide()
+    let outcomes: Promise<T> | undefined
+    await getDb().transaction(async (tx) => {
+      await tx.execute(sql`select id from admission_applications where id = ${id} for update`)
+      outcomes = decide()
+      await vi.waitFor(
+        async () => {
+          const waiting = (await getDb().execute(
+            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          )) as unknown as { rows: Array<{ n: number }> }
+          expect(waiting.rows[0]!.n).toBe(2)
+        },
+        { timeout: 10_000, interval: 20 },
+      )
+    })
+    return outcomes!
+  }
+
   concurrencyTest('two admins deciding at once: one decision wins, the other is told', async () => {
     const { id, email } = await applied()
     const second = await createPersona('admin')
-    const outcomes = await Promise.all([
-      review(id, { intent: 'approve', seen: 'pending' }),
-      review(id, { intent: 'reject', seen: 'pending' }, second.cookie),
-    ])
+    const outcomes = await bothWaiting(id, () =>
+      Promise.all([review(id, { intent: 'approve', seen: 'pending' }), review(id, { intent: 'reject', seen: 'pending' }, second.cookie)]),
+    )
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([200, 409])
     expect(outcomes.find((outcome) => outcome.status === 409)!.data.message.title).toBe(ADMISSION_MESSAGES.decidedElsewhere)
     const [row] = await applicationOf(email)

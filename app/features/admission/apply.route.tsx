@@ -8,7 +8,7 @@ import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '~/ui/card'
 import { Field, FormError, SelectField, TextareaField } from '~/ui/field'
-import { applyAction } from './admission.server'
+import { answersToChange, applyAction } from './admission.server'
 import { APPLICATION_LIMITS as LIMITS, SECTORS } from './limits'
 import type { ApplicationSchema } from './schemas'
 import type { z } from 'zod'
@@ -25,7 +25,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const received = new URL(request.url).searchParams.has('enviada')
+  const params = new URL(request.url).searchParams
+  const received = params.has('enviada')
+  // From the private status link ('Cambiar mi solicitud'): the application as it is, to change.
+  const link = params.get('solicitud')
+  if (link && !received) return { origin: getEnv().APP_URL, received, known: await answersToChange(link), link }
   // A signed-in member (from their profile's 'Solicitar admisión') finds what we know already filled in.
   const viewer = received ? null : await getCurrentUser(request)
   const known = viewer
@@ -37,14 +41,14 @@ export async function loader({ request }: Route.LoaderArgs) {
         position: viewer.profile?.position ?? '',
       }
     : undefined
-  return { origin: getEnv().APP_URL, received, known }
+  return { origin: getEnv().APP_URL, received, known, link: null }
 }
 
 export const action = ({ request }: Route.ActionArgs) => applyAction(request)
 
 export default function ApplyPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.received) return <Received />
-  return <ApplicationForm result={actionData} known={loaderData.known} />
+  return <ApplicationForm result={actionData} known={loaderData.known} link={loaderData.link} />
 }
 
 function Received() {
@@ -73,7 +77,15 @@ function Received() {
   )
 }
 
-function ApplicationForm({ result, known }: { result: Route.ComponentProps['actionData']; known?: Record<string, string> }) {
+function ApplicationForm({
+  result,
+  known,
+  link,
+}: {
+  result: Route.ComponentProps['actionData']
+  known?: Record<string, string>
+  link: string | null
+}) {
   const busy = useNavigation().state === 'submitting'
   // Checked on the server only: the page ships no Zod (decisions/0012).
   const [form, fields] = useForm<z.input<typeof ApplicationSchema>>({
@@ -85,13 +97,15 @@ function ApplicationForm({ result, known }: { result: Route.ComponentProps['acti
   const failure = result && !result.ok ? result : undefined
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10 sm:py-14">
-      <h1 className="text-3xl font-bold tracking-tight text-navy">Solicitar admisión</h1>
+      <h1 className="text-3xl font-bold tracking-tight text-navy">{link ? 'Cambiar mi solicitud' : 'Solicitar admisión'}</h1>
       <p className="mt-3 text-muted-foreground">
-        {site.name} reúne a profesionales de pharma, biotech y medtech que aspiran a la alta dirección. Cuéntanos quién eres: revisamos cada
-        solicitud a mano y te respondemos por email en unos días.
+        {link
+          ? 'Cambia lo que quieras y guárdalo: tu solicitud sigue en revisión con los datos nuevos.'
+          : `${site.name} reúne a profesionales de pharma, biotech y medtech que aspiran a la alta dirección. Cuéntanos quién eres: revisamos cada solicitud a mano y te respondemos por email en unos días.`}
       </p>
       <Form method="post" className="mt-8 grid gap-6" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="apply" />
+        {link ? <input type="hidden" name="link" value={link} /> : null}
         <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
         {/* Robots fill every field; people never see this one. */}
         <div className="sr-only" aria-hidden>
@@ -105,7 +119,15 @@ function ApplicationForm({ result, known }: { result: Route.ComponentProps['acti
           <CardContent className="grid gap-4 sm:grid-cols-2">
             <Field label="Nombre" field={fields.firstName} autoComplete="given-name" maxLength={LIMITS.name} required />
             <Field label="Apellidos" field={fields.lastName} autoComplete="family-name" maxLength={LIMITS.name} required />
-            <Field label="Email" field={fields.email} type="email" autoComplete="email" maxLength={LIMITS.email} required />
+            <Field
+              label="Email"
+              field={fields.email}
+              type="email"
+              autoComplete="email"
+              maxLength={LIMITS.email}
+              required
+              readOnly={Boolean(link)}
+            />
             <Field label="Teléfono móvil (opcional)" field={fields.phone} autoComplete="tel" inputMode="tel" maxLength={LIMITS.phone} />
             <div className="sm:col-span-2">
               <Field
@@ -183,7 +205,7 @@ function ApplicationForm({ result, known }: { result: Route.ComponentProps['acti
           </p>
         </div>
         <Button type="submit" size="lg" className="justify-self-start" disabled={busy}>
-          {busy ? 'Enviando...' : 'Enviar solicitud'}
+          {busy ? 'Enviando...' : link ? 'Guardar cambios' : 'Enviar solicitud'}
         </Button>
       </Form>
     </div>

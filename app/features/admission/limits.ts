@@ -73,6 +73,8 @@ export const ADMISSION_MESSAGES = {
   withdrawn: 'Has retirado tu solicitud',
   answered: 'Respuesta enviada',
   closed: 'Esta solicitud ya está cerrada',
+  alreadyOpen:
+    'Ya hay una solicitud abierta con este email. Para cambiarla, usa el enlace privado del email que te enviamos: te lo acabamos de enviar de nuevo.',
   decidedElsewhere: 'Otra persona ya ha cambiado esta solicitud. Recarga la página para ver su estado.',
   invitationInvalid: 'Esta invitación no es válida. Copia el enlace completo del email que te enviamos.',
   invitationExpired: 'Esta invitación ha caducado. Escríbenos y te enviaremos una nueva.',

@@ -54,6 +54,8 @@ export const ApplicationSchema = z.object({
   consent: z.literal('on', 'Debes aceptar la política de privacidad para enviar tu solicitud'),
   /** A field people never see: what fills it is a robot. */
   website: z.string().max(500).optional(),
+  /** The private status link's token, when its applicant changes an open application. */
+  link: z.string().max(300).optional(),
 })
 
 export type ApplicationInput = z.output<typeof ApplicationSchema>

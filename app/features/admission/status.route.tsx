@@ -38,7 +38,7 @@ const EXPLANATION: Record<keyof typeof APPLICANT_STATUS, string> = {
   withdrawn: 'Retiraste esta solicitud. Si cambias de idea, puedes enviar una nueva cuando quieras.',
 }
 
-export default function StatusPage({ loaderData: application, actionData }: Route.ComponentProps) {
+export default function StatusPage({ loaderData: application, actionData, params }: Route.ComponentProps) {
   const busy = useNavigation().state === 'submitting'
   const open = application.status === 'pending' || application.status === 'info_requested' || application.status === 'waitlisted'
   const [form, fields] = useForm<{ answer: string }>({ id: 'answer', lastResult: busy ? undefined : failedSubmission(actionData) })
@@ -80,6 +80,13 @@ export default function StatusPage({ loaderData: application, actionData }: Rout
                 {busy ? 'Enviando...' : 'Enviar respuesta'}
               </Button>
             </Form>
+          ) : null}
+          {open ? (
+            <p className="text-sm">
+              <Link to={`/admision?solicitud=${params.token}`} className="font-medium text-primary underline underline-offset-4">
+                Cambiar mi solicitud
+              </Link>
+            </p>
           ) : null}
           {open ? (
             <Form method="post" className="border-t pt-3">
