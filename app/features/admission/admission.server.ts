@@ -132,6 +132,7 @@ async function submitApplication(request: Request, { intent: _, consent: __, web
     await notifyAdmins(
       tx,
       admins,
+      saved.id,
       'Nueva solicitud de admisión',
       `${answers.firstName} ${answers.lastName} (${answers.position}, ${answers.company}) ha solicitado la admisión`,
     )
@@ -181,9 +182,10 @@ async function adminIds() {
 }
 
 /** The bell (and, per their preferences, e-mail: topic 'admissions') of every admin, in the step's transaction. */
-async function notifyAdmins(tx: DbExecutor, admins: string[], title: string, message: string) {
+async function notifyAdmins(tx: DbExecutor, admins: string[], applicationId: string, title: string, message: string) {
   for (const adminId of admins) {
-    await notifyInTransaction(tx, { recipientId: adminId, actorId: null, type: 'admission_application', title, message })
+    // The words name the applicant: the notification goes with the application.
+    await notifyInTransaction(tx, { recipientId: adminId, actorId: null, type: 'admission_application', title, message, applicationId })
   }
 }
 
@@ -278,7 +280,7 @@ export async function applicantAction(request: Request, token: string) {
             .returning({ firstName: applications.firstName, lastName: applications.lastName })
           if (!row) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
           await tx.insert(events).values({ applicationId: id, kind: 'answered', body: answer })
-          await notifyAdmins(tx, admins, 'Respuesta de un candidato', `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`)
+          await notifyAdmins(tx, admins, id, 'Respuesta de un candidato', `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`)
         })
         return success({ answered: true }, { title: MESSAGES.answered })
       },
@@ -481,7 +483,7 @@ async function decideApplication(
     if (!row) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
     await tx.insert(events).values({ applicationId: id, kind: decision, actorUserId: admin.id, body: question ?? null })
     await recordAudit(
-      { action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id, email: application.email } },
+      { action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id } },
       tx,
     )
     await enqueueRenderedMail(mail, tx)

@@ -686,6 +686,28 @@ describe('retention', () => {
       .from(admissionEvents)
       .where(sql`${admissionEvents.applicationId} in ${[rejected.id, withdrawn.id, untaken.id]}`)
     expect(orphans).toEqual([])
+    // Nothing else names the applicants who went: the admins' notifications went with their
+    // applications, and the decisions' audit lines name the application, not its e-mail.
+    const gone = [rejected, withdrawn, untaken]
+    const naming = await getDb()
+      .select({ message: notifications.message })
+      .from(notifications)
+      .where(sql`${notifications.applicationId} in ${gone.map(({ id }) => id)}`)
+    expect(naming).toEqual([])
+    const lines = await getDb().select({ details: auditLog.details }).from(auditLog)
+    for (const { email } of gone) expect(JSON.stringify(lines)).not.toContain(email)
+  })
+
+  test("the admins' notifications of an application name it, and go with it", async () => {
+    const { id } = await applied()
+    const told = await getDb()
+      .select({ userId: notifications.userId, message: notifications.message })
+      .from(notifications)
+      .where(eq(notifications.applicationId, id))
+    expect(told.map((row) => row.userId)).toContain(people.admin.userId)
+    expect(told[0]!.message).toMatch(/ha solicitado la admisión$/)
+    await getDb().delete(admissionApplications).where(eq(admissionApplications.id, id))
+    expect(await getDb().select({ id: notifications.id }).from(notifications).where(eq(notifications.applicationId, id))).toEqual([])
   })
 
   test('an application taken by an account is deleted with the account', async () => {

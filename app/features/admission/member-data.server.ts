@@ -1,5 +1,4 @@
 import { eq, or, sql } from 'drizzle-orm'
-import { notifications } from '~/features/notifications/schema'
 import type { MemberDataPart } from '~/platform/privacy/member-data'
 import { admissionApplications, admissionEvents } from './schema'
 
@@ -21,10 +20,7 @@ export const admissionData: MemberDataPart = {
       where application_id in ${theirs(id)} and kind <> 'note' order by created_at`,
   },
   async erase(tx, { id, email }) {
-    // 'Nueva solicitud de <name>' and '<name> ha respondido' in the admins' bells were written in the transaction of the
-    // submission or the answer, so they carry its time.
-    await tx.execute(sql`delete from ${notifications} where type = 'admission_application' and created_at in (
-      select created_at from ${admissionEvents} where kind in ('submitted', 'answered') and application_id in ${theirs(id)})`)
+    // The admins' 'Nueva solicitud de <name>' and '<name> ha respondido' go with the application (foreign key).
     await tx.delete(admissionApplications).where(or(eq(admissionApplications.userId, id), eq(admissionApplications.email, email)))
   },
 }

@@ -46,6 +46,7 @@ const messagesOf = async (userId: string, type: 'moderation_outcome' | 'moderati
       .select({ title: notifications.title, message: notifications.message })
       .from(notifications)
       .where(and(eq(notifications.userId, userId), eq(notifications.type, type)))
+      .orderBy(notifications.createdAt)
   ).map((row) => `${row.title} — ${row.message}`)
 const entryOf = async (cookie: string, itemId: string) =>
   (await queue(cookie)).data.queue.find((entry: { itemId: string }) => entry.itemId === itemId)

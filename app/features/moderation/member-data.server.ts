@@ -1,5 +1,4 @@
 import { and, eq, sql } from 'drizzle-orm'
-import { notifications } from '~/features/notifications/schema'
 import type { MemberDataPart } from '~/platform/privacy/member-data'
 import { moderationDecisions, moderationReports } from './schema'
 
@@ -17,11 +16,7 @@ export const moderationData: MemberDataPart = {
       sql`select kind, item_id, action, reason, created_at from ${moderationDecisions} where user_id = ${id} order by created_at`,
   },
   async erase(tx, { id }) {
-    // The moderators' 'Perfil de <name>' and the reporters' 'Sobre el perfil de <name>' were written in the transaction of
-    // the report or the decision about them, so they carry its time.
-    await tx.execute(sql`delete from ${notifications} where type in ('moderation_report', 'moderation_outcome') and created_at in (
-      select created_at from ${moderationReports} where kind = 'member' and item_id = ${id}
-      union select created_at from ${moderationDecisions} where kind = 'member' and item_id = ${id})`)
+    // The moderators' 'Perfil de <name>' and the reporters' 'Sobre el perfil de <name>' go with the account (subject_user_id).
     // Reports about them and decisions on their account name them as the item (decisions on what they wrote stay, about nobody).
     for (const table of [moderationReports, moderationDecisions]) {
       await tx.delete(table).where(and(eq(table.kind, 'member'), eq(table.itemId, id)))

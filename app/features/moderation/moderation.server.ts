@@ -99,13 +99,13 @@ async function selectMembers(executor: DbExecutor, userIds: string[], { lock = f
 const excerpt = (text: string, length = 80) => (text.length > length ? `${text.slice(0, length - 1)}…` : text)
 
 /** Everyone who moderates (moderators and admins) hears of something for the queue, in the bell and by e-mail per their topic. */
-async function tellModerators(tx: DbExecutor, title: string, message: string) {
+async function tellModerators(tx: DbExecutor, title: string, message: string, subjectUserId: string | null = null) {
   const staff = await tx
     .selectDistinct({ userId: userRoles.userId })
     .from(userRoles)
     .where(inArray(userRoles.role, ['moderator', 'admin']))
   for (const { userId } of staff) {
-    await notifyInTransaction(tx, { recipientId: userId, actorId: null, type: 'moderation_report', title, message })
+    await notifyInTransaction(tx, { recipientId: userId, actorId: null, type: 'moderation_report', title, message, subjectUserId })
   }
 }
 
@@ -130,7 +130,8 @@ export async function reportItem(
       .onConflictDoNothing()
       .returning({ id: moderationReports.id })
     if (!row) refuse(409, MODERATION_MESSAGES.already)
-    await tellModerators(tx, 'Nuevo informe', `${REPORT_REASONS[input.reason]}: «${excerpt(item.text)}»`)
+    // The excerpt is the author's words (or the reported member's name): it goes with their account.
+    await tellModerators(tx, 'Nuevo informe', `${REPORT_REASONS[input.reason]}: «${excerpt(item.text)}»`, item.userId)
   })
   return success({ reported: true }, { title: MODERATION_MESSAGES.received })
 }
@@ -201,7 +202,14 @@ const AUDITED = {
 } as const
 
 /** Each reporter hears what was decided about what they reported, never by whom. */
-async function tellReporters(tx: DbExecutor, reporters: string[], what: string, action: keyof typeof OUTCOME) {
+async function tellReporters(
+  tx: DbExecutor,
+  reporters: string[],
+  what: string,
+  action: keyof typeof OUTCOME,
+  /** Whose words or name `what` quotes. */
+  subjectUserId: string | null,
+) {
   for (const reporterId of new Set(reporters)) {
     await notifyInTransaction(tx, {
       recipientId: reporterId,
@@ -209,6 +217,7 @@ async function tellReporters(tx: DbExecutor, reporters: string[], what: string, 
       type: 'moderation_outcome',
       title: 'Hemos revisado tu informe',
       message: `Sobre ${what}: ${OUTCOME[action]}. Gracias por avisarnos.`,
+      subjectUserId,
     })
   }
 }
@@ -265,7 +274,7 @@ export async function decide(
       tx,
     )
     const what = `«${excerpt(item.text, 60)}»`
-    if (input.action !== 'restore') await tellReporters(tx, closing, what, input.action)
+    if (input.action !== 'restore') await tellReporters(tx, closing, what, input.action, item.userId)
     if (input.action !== 'dismiss') {
       // A deleted post takes its notifications with it: the author's must not point at it.
       const postId = input.kind === 'post' ? (input.action === 'delete' ? null : item.id) : item.postId
@@ -583,7 +592,7 @@ export async function decideOnMember(
       { action: AUDITED[action], actorUserId: moderator.id, targetUserId: userId, details: { days, reason, reports: closing.length } },
       tx,
     )
-    if (action !== 'lift') await tellReporters(tx, closing, `el perfil de ${displayName(account)}`, action)
+    if (action !== 'lift') await tellReporters(tx, closing, `el perfil de ${displayName(account)}`, action, userId)
     if (notice && action !== 'ban') {
       await notifyInTransaction(tx, {
         recipientId: userId,

@@ -44,6 +44,10 @@ export async function notifyInTransaction(
     commentId?: string | null
     sessionId?: string | null
     eventId?: string | null
+    /** Whom the words name, if not the actor: it goes with their account. */
+    subjectUserId?: string | null
+    /** The application whose applicant the words name: it goes with it. */
+    applicationId?: string | null
     /**
      * Its own e-mail, rendered before the transaction (an event reminder cannot wait for the batch):
      * queued if the recipient wants the topic by e-mail.
@@ -86,6 +90,8 @@ export async function notifyInTransaction(
       relatedCommentId: notification.commentId ?? null,
       relatedSessionId: notification.sessionId ?? null,
       relatedEventId: notification.eventId ?? null,
+      subjectUserId: notification.subjectUserId ?? null,
+      applicationId: notification.applicationId ?? null,
       emailPending,
     })
     .returning({ id: notifications.id })

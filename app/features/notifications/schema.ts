@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { user, userIdColumn } from '../../platform/auth/schema'
+import { admissionApplications } from '../admission/schema'
 import { ceoSessions } from '../ceo-sessions/schema'
 import { events } from '../events/schema'
 import { communityPosts } from '../feed/schema'
@@ -44,6 +45,13 @@ export const notifications = pgTable(
     relatedSessionId: uuid('related_session_id').references(() => ceoSessions.id, { onDelete: 'cascade' }),
     relatedEventId: uuid('related_event_id').references(() => events.id, { onDelete: 'cascade' }),
     actorUserId: text('actor_user_id').references(() => user.id, { onDelete: 'set null' }),
+    /**
+     * Whom the words name when it is not the actor (a reported member, the author of reported
+     * writing): the notification goes with their account (decisions/0028).
+     */
+    subjectUserId: text('subject_user_id').references(() => user.id, { onDelete: 'cascade' }),
+    /** The application whose applicant the words name: the notification goes with it (retention or deletion). */
+    applicationId: uuid('application_id').references(() => admissionApplications.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -55,6 +63,13 @@ export const notifications = pgTable(
     index('notifications_event_idx')
       .on(table.relatedEventId)
       .where(sql`${table.relatedEventId} is not null`),
+    // What an account's deletion or an application's retention removes, without reading the whole table.
+    index('notifications_subject_idx')
+      .on(table.subjectUserId)
+      .where(sql`${table.subjectUserId} is not null`),
+    index('notifications_application_idx')
+      .on(table.applicationId)
+      .where(sql`${table.applicationId} is not null`),
     index('notifications_unread_idx')
       .on(table.userId)
       .where(sql`not ${table.isRead}`),
