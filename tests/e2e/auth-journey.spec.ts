@@ -4,6 +4,9 @@ import { expect, test } from './support/fixtures'
 import { mailsTo, markMailLog, readMailLog, waitForMailLink } from './support/mail'
 import { expectFieldError, expectToast, pathOf } from './support/ui'
 
+// The server the journeys run against (playwright.config.ts), as links in e-mails name it.
+const BASE = process.env.E2E_BASE_URL!
+const BASE_PATTERN = BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true })
 const formAlert = (page: Page, formId: string) => page.locator(`form#${formId} > [role="alert"]`)
 
@@ -109,7 +112,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('el enlace de confirmación inicia sesión y lleva al perfil', async () => {
       const link = await waitForMailLink(account.email, 'Confirma tu email', { after: mark })
-      expect(link).toMatch(/^http:\/\/localhost:3210\/api\/auth\/verify-email\?token=[^&]+/)
+      expect(link).toMatch(new RegExp(`^${BASE_PATTERN}/api/auth/verify-email\\?token=[^&]+`))
       await page.goto(link)
       await expect(page).toHaveURL(/\/perfil(\?|$)/)
       await expect(page.getByRole('heading', { level: 1, name: 'Mi Perfil' })).toBeVisible()
@@ -133,7 +136,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('el email de bienvenida lleva al perfil', async () => {
       const welcome = await waitForMailLink(account.email, '¡Bienvenido a la comunidad!', { after: mark })
-      expect(welcome).toBe('http://localhost:3210/perfil')
+      expect(welcome).toBe(`${BASE}/perfil`)
     })
 
     await test.step('cerrar sesión', async () => {
@@ -194,7 +197,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('el formulario de nueva contraseña valida', async () => {
       const link = await waitForMailLink(account.email, 'Restablece tu contraseña', { after: mark })
-      expect(link).toMatch(/^http:\/\/localhost:3210\/reset-password\?type=recovery&token=[^&]+$/)
+      expect(link).toMatch(new RegExp(`^${BASE_PATTERN}/reset-password\\?type=recovery&token=[^&]+$`))
       await page.goto(link)
       await expect(page.getByText('Nueva contraseña', { exact: true }).first()).toBeVisible()
       const submit = page.getByRole('button', { name: 'Actualizar contraseña' })
