@@ -156,8 +156,9 @@ async function shutDown(signal) {
   // Checked right after a poll: a loop kept busy for a while has not read what arrived meanwhile.
   const sweep = setInterval(() => setImmediate(closeQuietConnections, stoppedAt), 100)
   // The kernel queues connections while the loop is busy and Node takes them a few a turn: listen
-  // until a turn brings none (at most QUIET_MS), so they are answered rather than reset.
-  for (let before = -1; before !== accepted && Date.now() - stoppedAt < QUIET_MS;) {
+  // until a turn brings none (at most 20 turns, however long a busy loop makes them), so they are
+  // answered rather than reset.
+  for (let turns = 0, before = -1; before !== accepted && turns < 20; turns++) {
     before = accepted
     await afterPoll()
   }
