@@ -2,6 +2,7 @@
 // The app itself (server/app.ts) is compiled with the rest by `react-router build`.
 import compression from 'compression'
 import express from 'express'
+import net from 'node:net'
 import zlib from 'node:zlib'
 import { loadDotEnv } from './server/dotenv.js'
 
@@ -43,13 +44,16 @@ process.on('uncaughtException', (error) => appModule.logger.error({ err: error }
 const server = express()
 server.disable('x-powered-by')
 let ready = false
-server.use((_req, res, next) => {
-  if (ready) return next()
+let closing = false
+server.use((req, res, next) => {
+  // An event stream opened while stopping would hold the stop until DRAIN_MS: the browser comes back.
+  const stream = closing && req.headers.accept === 'text/event-stream'
+  if (ready && !stream) return next()
   res
     .status(503)
     .set('Retry-After', '5')
     .type('text/plain; charset=utf-8')
-    .send('El servidor se está iniciando. Vuelve a intentarlo en unos segundos.')
+    .send(`El servidor se está ${closing ? 'reiniciando' : 'iniciando'}. Vuelve a intentarlo en unos segundos.`)
 })
 server.use(
   compression({
@@ -96,32 +100,75 @@ await new Promise((resolve) => {
   )
 })
 
-try {
-  await appModule.startUp()
-} catch (error) {
-  cannotStart(error)
-}
-ready = true
-console.log(`Círculo CEO listening on http://localhost:${PORT}`)
-
-// A graceful stop (a deploy, a restart): no new connections; event streams closed at once (the
-// browser reconnects, to another process or to this one restarted); the job worker finishes its
-// job and takes no more; the requests in flight finish (up to DRAIN_MS); then the database closes.
+// A graceful stop (a deploy, a restart; the signal often reaches `npm start` and this process
+// both): no new connections; event streams closed at once (the browser reconnects, to another
+// process or to this one restarted); the job worker finishes its job and takes no more; every
+// request that has reached the server is answered (up to DRAIN_MS), its connection then closed;
+// then the database closes.
 const DRAIN_MS = 10_000
-let closing = false
+// A connection with no request in flight is closed once nothing has arrived on it for this long.
+// Closing it at once, as http.Server.close() and closeIdleConnections() do, cuts a request whose
+// bytes wait in its socket buffer (sent just before the stop, or on a connection just accepted).
+const QUIET_MS = 1_000
+const connections = new Map()
+const responses = new Set()
+let accepted = 0
+httpServer.on('connection', (socket) => {
+  accepted++
+  connections.set(socket, { requests: 0, bytesRead: 0, quietSince: Date.now() })
+  socket.once('close', () => connections.delete(socket))
+})
+httpServer.prependListener('request', (req, res) => {
+  const connection = connections.get(req.socket)
+  connection.requests++
+  responses.add(res)
+  // While stopping, each answer closes its connection: the client sends its next request elsewhere.
+  if (closing) res.setHeader('Connection', 'close')
+  res.once('close', () => {
+    connection.requests--
+    connection.quietSince = Date.now()
+    responses.delete(res)
+  })
+})
+
+/** Resolves after the event loop has polled its sockets once more (what had arrived is read). */
+const afterPoll = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)))
+
+function closeQuietConnections(stoppedAt) {
+  for (const [socket, connection] of connections) {
+    if (connection.requests > 0) continue
+    if (socket.bytesRead !== connection.bytesRead) {
+      connection.bytesRead = socket.bytesRead
+      connection.quietSince = Date.now()
+    } else if (Date.now() - Math.max(connection.quietSince, stoppedAt) >= QUIET_MS) socket.destroy()
+  }
+}
+
+let startedUp
 async function shutDown(signal) {
   if (closing) return
   closing = true
   console.log(`${signal} received: finishing the requests in flight, then closing`)
   const force = setTimeout(() => process.exit(1), DRAIN_MS + 5_000)
   force.unref()
-  const drained = new Promise((resolve) => httpServer.close(resolve))
-  // A keep-alive connection is closed as soon as its current request is answered.
-  const idle = setInterval(() => httpServer.closeIdleConnections(), 50)
-  httpServer.closeIdleConnections()
+  for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close')
+  const stoppedAt = Date.now()
+  // Checked right after a poll: a loop kept busy for a while has not read what arrived meanwhile.
+  const sweep = setInterval(() => setImmediate(closeQuietConnections, stoppedAt), 100)
+  // The kernel queues connections while the loop is busy and Node takes them a few a turn: listen
+  // until a turn brings none (at most 20 turns, however long a busy loop makes them), so they are
+  // answered rather than reset.
+  for (let turns = 0, before = -1; before !== accepted && turns < 20; turns++) {
+    before = accepted
+    await afterPoll()
+  }
+  // Not http.Server.close(): it would also destroy the connections that look idle.
+  const drained = new Promise((resolve) => net.Server.prototype.close.call(httpServer, resolve))
+  // Stopped while starting: what start-up opens is closed once it is open.
+  await startedUp
   await appModule.quiesce()
   const late = await Promise.race([drained.then(() => false), new Promise((resolve) => setTimeout(resolve, DRAIN_MS, true))])
-  clearInterval(idle)
+  clearInterval(sweep)
   if (late) {
     console.error(`Requests still open after ${DRAIN_MS / 1000} s were cut`)
     httpServer.closeAllConnections()
@@ -131,3 +178,8 @@ async function shutDown(signal) {
 }
 process.on('SIGINT', () => shutDown('SIGINT'))
 process.on('SIGTERM', () => shutDown('SIGTERM'))
+
+startedUp = appModule.startUp().catch(cannotStart)
+await startedUp
+ready = true
+if (!closing) console.log(`Círculo CEO listening on http://localhost:${PORT}`)

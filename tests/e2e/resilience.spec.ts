@@ -60,6 +60,44 @@ async function startServer(port: number, env: Record<string, string>) {
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
 
+/**
+ * A database of its own on the PostgreSQL server, migrated and seeded with members as the suite's
+ * folder is (through the built bundle); `drop()` removes it, with whatever is still connected.
+ */
+async function seededPostgres(prefix: string) {
+  const database = `${prefix}_${Date.now()}`
+  const admin = new pg.Client({ connectionString: PG_URL })
+  await admin.connect()
+  await admin.query(`create database ${database}`)
+  const direct = new URL(PG_URL)
+  direct.pathname = `/${database}`
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${prefix}-`))
+  const members = seedMembers({ DATABASE_URL: direct.toString(), DATA_DIR: dataDir })
+  return {
+    database,
+    direct,
+    dataDir,
+    members,
+    admin,
+    async drop() {
+      await admin.query(`alter database ${database} allow_connections true`).catch(() => {})
+      await admin.query(`drop database if exists ${database} with (force)`)
+      await admin.end()
+    },
+  }
+}
+
+/** The suite's pool of signed-in members, seeded into the database `env` names (before its server starts). */
+function seedMembers(env: { DATA_DIR: string; DATABASE_URL?: string }): Record<string, Member[]> {
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'e2e-resilience-state-'))
+  execFileSync(process.execPath, [path.resolve('tests/e2e/support/seed-members.mjs')], {
+    cwd: APP_DIR,
+    env: { PATH: process.env.PATH!, NODE_ENV: 'production', AUTH_SECRET: SECRET, ...env, E2E_STATE_DIR: stateDir },
+    stdio: 'pipe',
+  })
+  return JSON.parse(readFileSync(path.join(stateDir, 'members.json'), 'utf8'))
+}
+
 test('a photo picked before the page’s scripts have started goes on to the crop dialog once they do', async ({ browser, member }) => {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, storageState: storageStateOf(member) })
   const page = await context.newPage()
@@ -108,26 +146,12 @@ test('a post typed while the database is away stays, with its words and a Spanis
 }) => {
   test.skip(!(await postgresAnswers()), `needs PostgreSQL at ${PG_URL} (.ci/run always has one): PGlite lives inside the server`)
   test.setTimeout(180_000)
-  const database = `e2e_resilience_${Date.now()}`
-  const admin = new pg.Client({ connectionString: PG_URL })
-  await admin.connect()
-  await admin.query(`create database ${database}`)
-  const direct = new URL(PG_URL)
-  direct.pathname = `/${database}`
+  // Seeded straight to the server: this process, which runs the proxy, waits for the seed.
+  const { direct, dataDir, members, drop } = await seededPostgres('e2e_resilience')
   const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) })
   const throughProxy = new URL(direct)
   throughProxy.host = `127.0.0.1:${proxy.port}`
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-resilience-'))
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'e2e-resilience-state-'))
   const env = { DATABASE_URL: throughProxy.toString(), DATA_DIR: dataDir, AUTH_SECRET: SECRET }
-  // Members seeded as the suite's are (migrations first, through the built bundle), straight to
-  // the server: this process, which runs the proxy, waits for the seed.
-  execFileSync(process.execPath, [path.resolve('tests/e2e/support/seed-members.mjs')], {
-    cwd: APP_DIR,
-    env: { PATH: process.env.PATH!, NODE_ENV: 'production', ...env, DATABASE_URL: direct.toString(), E2E_STATE_DIR: stateDir },
-    stdio: 'pipe',
-  })
-  const members = JSON.parse(readFileSync(path.join(stateDir, 'members.json'), 'utf8'))
   const [writer, other] = members.premium as [Member, Member]
   const port = 3296
   const server = await startServer(port, env)
@@ -189,8 +213,53 @@ test('a post typed while the database is away stays, with its words and a Spanis
     server.child.kill('SIGTERM')
     await exited(server.child)
     await proxy.close()
-    await admin.query(`drop database if exists ${database} with (force)`)
-    await admin.end()
+    await drop()
+  }
+})
+
+test('a database closed for maintenance (no new connections, the open ones ended): pages and forms answer 503 with Retry-After and the Spanish page, never 500; 200 once it opens again', async () => {
+  test.skip(!(await postgresAnswers()), `needs PostgreSQL at ${PG_URL} (.ci/run always has one): PGlite lives inside the server`)
+  test.setTimeout(180_000)
+  const { database, direct, dataDir, members, admin, drop } = await seededPostgres('e2e_maintenance')
+  const port = 3298
+  const server = await startServer(port, { DATABASE_URL: direct.toString(), DATA_DIR: dataDir, AUTH_SECRET: SECRET })
+  // One member this process has served (the viewer cache knows them), one it has not.
+  const [known, stranger] = members.premium as [Member, Member]
+  const page = (member: Member) => fetch(`http://localhost:${port}/comunidad`, { headers: { Cookie: cookieHeader(member) } })
+  const post = (member: Member, title: string) =>
+    fetch(`http://localhost:${port}/comunidad?index`, {
+      method: 'POST',
+      headers: { Cookie: cookieHeader(member), Origin: `http://localhost:${port}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'create-post', postType: 'text', title }),
+      redirect: 'manual',
+    })
+  try {
+    expect((await page(known)).status).toBe(200)
+    // What an operator does before a restore or an upgrade: PostgreSQL then refuses this database's
+    // new connections with SQLSTATE 55000 ('not currently accepting connections').
+    await admin.query(`alter database ${database} allow_connections false`)
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [database])
+    for (const member of [known, stranger]) {
+      const away = await page(member)
+      expect(away.status, 'the page while the database is closed').toBe(503)
+      expect(away.headers.get('retry-after')).toBe('5')
+      expect(await away.text()).toMatch(/No se pudieron cargar los posts|Servicio no disponible temporalmente/)
+    }
+    const refused = await post(stranger, 'Durante el mantenimiento')
+    expect(refused.status, 'a form sent while the database is closed').toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('5')
+    expect(await refused.text()).toContain('No podemos acceder a los datos ahora mismo')
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(503)
+
+    await admin.query(`alter database ${database} allow_connections true`)
+    await expect.poll(async () => (await page(stranger)).status, { timeout: 20_000 }).toBe(200)
+    expect((await page(known)).status).toBe(200)
+    expect((await post(stranger, 'Después del mantenimiento')).status).toBeLessThan(400)
+    expect(server.output()).not.toContain('Unhandled rejection')
+  } finally {
+    server.child.kill('SIGTERM')
+    await exited(server.child)
+    await drop()
   }
 })
 
@@ -233,4 +302,93 @@ test('SIGTERM with 20 requests in flight: all 20 are answered, then the server e
   expect(statuses.filter((status) => status === 302 || status === 429)).toHaveLength(20)
   expect(await exit).toBe(0)
   expect(server.output()).toContain('SIGTERM received')
+})
+
+test('SIGTERM to npm start’s whole process group with 20 signed-in pages in flight on keep-alive connections: all 20 answered, both processes exit 0', async () => {
+  test.setTimeout(180_000)
+  const port = 3299
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-group-'))
+  const [member] = seedMembers({ DATA_DIR: dataDir }).premium as [Member]
+  // `npm start` as systemd or a terminal runs it: the supervisor and its server in one process
+  // group of their own, which the signal is sent to.
+  const supervisor = spawn(process.execPath, [path.join(APP_DIR, 'scripts/start.js')], {
+    cwd: APP_DIR,
+    detached: true,
+    env: {
+      PATH: process.env.PATH!,
+      PORT: String(port),
+      APP_URL: `http://localhost:${port}`,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: SECRET,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  supervisor.stdout!.on('data', (chunk) => (output += chunk))
+  supervisor.stderr!.on('data', (chunk) => (output += chunk))
+  const exit = exited(supervisor)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 20 })
+  try {
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status, { timeout: 90_000 })
+      .toBe(200)
+    /** A GET on the agent's keep-alive connections: once its bytes have left this process, and its complete answer (or how it failed). */
+    const send = (url: string) => {
+      const request = http.get({
+        host: '127.0.0.1',
+        port,
+        path: url,
+        agent,
+        headers: { Host: `localhost:${port}`, Cookie: cookieHeader(member) },
+      })
+      // 'finish' alone is not enough: on a connection still being made the bytes wait in this process.
+      const written = new Promise<void>((resolve) => {
+        const check = () =>
+          request.socket && !request.socket.connecting && request.socket.writableLength === 0 && request.writableFinished
+            ? resolve()
+            : setTimeout(check, 1)
+        check()
+      })
+      const answer = new Promise<number | string>((resolve) => {
+        request.on('response', (response) => {
+          response.resume()
+          response.on('end', () => resolve(response.complete ? response.statusCode! : 'incomplete'))
+          response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+        })
+        request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+      })
+      return { written, answer }
+    }
+    // Twelve connections the server has already answered on and keeps open, idle.
+    for (const { answer } of Array.from({ length: 12 }, () => send('/healthz'))) expect(await answer).toBe(200)
+    const early = Array.from({ length: 10 }, () => send('/comunidad'))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Ten sent just before the signal, two on idle keep-alive connections and eight on new ones:
+    // their bytes are in the server's socket buffers, or their connections in its kernel's queue
+    // (the event loop is busy with the first ten), when it learns it has to stop.
+    const late = Array.from({ length: 10 }, () => send('/comunidad'))
+    await Promise.all(late.map(({ written }) => written))
+    const stoppedAt = Date.now()
+    process.kill(-supervisor.pid!, 'SIGTERM')
+    const statuses = await Promise.all([...early, ...late].map(({ answer }) => answer))
+    // 503 would be a refusal of work that arrived after the stop began; a closed connection never.
+    expect(
+      statuses.filter((status) => status === 200 || status === 503),
+      `answers: ${statuses.join(' ')}`,
+    ).toHaveLength(20)
+    expect(await exit, output).toBe(0)
+    expect(Date.now() - stoppedAt, 'within the drain limit (10 s)').toBeLessThan(10_000)
+    // The server went first: nothing of the group is left, and it was not started again.
+    expect(() => process.kill(-supervisor.pid!, 0)).toThrow()
+    expect(output).toContain('SIGTERM received')
+    expect(output).not.toContain('starting it again')
+  } finally {
+    agent.destroy()
+    try {
+      process.kill(-supervisor.pid!, 'SIGKILL')
+    } catch {
+      // Already gone, as it should be.
+    }
+  }
 })

@@ -63,11 +63,12 @@ test.describe('starting the server', () => {
     expect(output).not.toMatch(/^\s+at /m)
   })
 
-  test('npm start supervises: a server killed with SIGKILL is started again', async () => {
+  test('npm start supervises: a server killed with SIGKILL is started again; a stop while it waits to do so starts nothing', async () => {
     test.setTimeout(120_000)
     const port = '3293'
     const supervisor = spawn(process.execPath, [path.join(APP_DIR, 'scripts/start.js')], {
       cwd: APP_DIR,
+      detached: true,
       env: { PATH: process.env.PATH!, PORT: port, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'e2e-sup-')), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -100,10 +101,21 @@ test.describe('starting the server', () => {
           .split('\n')[0],
       )
       expect(newPid).not.toBe(serverPid)
-    } finally {
+      // A stop while it waits to start the server again: it leaves at once, starting nothing.
+      process.kill(newPid, 'SIGKILL')
+      await expect.poll(() => output, { timeout: 10_000 }).toContain('The server stopped (SIGKILL); starting it again in 2 s.')
       const exited = new Promise((resolve) => supervisor.once('exit', resolve))
       supervisor.kill('SIGTERM')
-      await exited
+      expect(await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000, 'still running'))])).toBe(0)
+      await new Promise((resolve) => setTimeout(resolve, 3_000))
+      expect(await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => 'nothing listens')).toBe('nothing listens')
+    } finally {
+      // Whatever is left of its process group (on a failure: the supervisor, a server started after all).
+      try {
+        process.kill(-supervisor.pid!, 'SIGKILL')
+      } catch {
+        // Nothing left, as it should be.
+      }
     }
   })
 })

@@ -30,8 +30,21 @@ const CONNECTION_CODES = new Set([
 const CONNECTION_MESSAGES =
   /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed|database is not open/i
 
+// Errors raised while opening or acquiring a connection (client.server.ts marks them): a database
+// that cannot be reached is away whatever it answers — shutting down, closed for maintenance
+// (55000), full (53300), its role or itself missing after a restore (28000, 3D000) — while the same
+// codes from a query in progress may be a bug. A registered symbol: a module reloaded in
+// development still recognises the errors marked before.
+const WHILE_CONNECTING = Symbol.for('circulo.database.failedWhileConnecting')
+
+export function failedWhileConnecting<T>(error: T): T {
+  if (error && typeof error === 'object') Object.assign(error, { [WHILE_CONNECTING]: true })
+  return error
+}
+
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false
+  if (WHILE_CONNECTING in error) return true
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true
   if (error instanceof Error && CONNECTION_MESSAGES.test(error.message)) return true

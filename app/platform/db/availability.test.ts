@@ -10,7 +10,7 @@ import { useTestDatabase } from '../../../tests/setup/database'
 import { feedAction } from '../../../tests/setup/feed'
 import { createPeople, type People } from '../../../tests/setup/members'
 import { formRequest, getRequest, run } from '../../../tests/setup/requests'
-import { connectionRefused, isDatabaseUnavailable } from './availability.server'
+import { connectionRefused, failedWhileConnecting, isDatabaseUnavailable } from './availability.server'
 import { failStatements } from './client.server'
 
 useTestDatabase()
@@ -36,6 +36,15 @@ describe('what counts as the database being away', () => {
       new AggregateError([code('ECONNREFUSED'), code('ECONNREFUSED')]),
     ]) {
       expect(isDatabaseUnavailable(away)).toBe(true)
+    }
+  })
+
+  test('whatever fails while connecting does, whatever its code; the same code from a query in progress does not', () => {
+    const code = (value: string) => Object.assign(new Error('x'), { code: value })
+    // Closed for maintenance, no such role or database (a restore under way), an authentication change.
+    for (const sqlState of ['55000', '28000', '3D000', '28P01']) {
+      expect(isDatabaseUnavailable(new DrizzleQueryError('select 1', [], failedWhileConnecting(code(sqlState))))).toBe(true)
+      expect(isDatabaseUnavailable(new DrizzleQueryError('select 1', [], code(sqlState)))).toBe(false)
     }
   })
 

@@ -8,7 +8,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import { logger } from '~/platform/logger.server'
-import { connectionRefused } from './availability.server'
+import { connectionRefused, failedWhileConnecting } from './availability.server'
 import * as schema from './schema'
 
 /**
@@ -122,6 +122,13 @@ async function openPostgres({
   // An idle connection the server closed (a restart, a failover) leaves the pool; without a
   // listener its error would be thrown at the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'PostgreSQL closed an idle connection'))
+  // Every statement and transaction takes its connection through connect() (pool.query calls it
+  // too): what fails there is the database being away, whatever its code.
+  const connect = pool.connect.bind(pool) as (callback?: (error: Error | undefined, ...rest: unknown[]) => void) => Promise<unknown> | void
+  pool.connect = ((callback?: (error: Error | undefined, ...rest: unknown[]) => void) =>
+    callback
+      ? connect((error, ...rest) => callback(failedWhileConnecting(error), ...rest))
+      : (connect() as Promise<unknown>).catch((error: unknown) => Promise.reject(failedWhileConnecting(error)))) as typeof pool.connect
   const db = drizzlePg(pool, { schema, logger: faultSwitch })
   await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })
   const listeners: Array<() => Promise<void>> = []
@@ -155,7 +162,9 @@ async function listenOnPostgres(url: string, channel: string, onPayload: (payloa
       if (client !== next || stopped) return
       client = undefined
       void next.end().catch(() => {})
-      retryTimer = setTimeout(() => void connect(), 1000)
+      // Not attempt 0: only the first connection at start-up may fail its caller; this one keeps
+      // trying for as long as the database is away (a maintenance window, a failover).
+      retryTimer = setTimeout(() => void connect(1), 1000)
     })
     try {
       await next.connect()

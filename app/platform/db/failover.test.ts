@@ -4,12 +4,13 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as profileRoute from '~/features/account/profile.route'
 import * as healthzRoute from '~/features/site/healthz.route'
+import * as communityRoute from '~/features/community/layout.route'
 import { createPersona } from '../../../tests/setup/members'
-import { feedAction } from '../../../tests/setup/feed'
+import { feedAction, feedLoader } from '../../../tests/setup/feed'
 import { getRequest, run } from '../../../tests/setup/requests'
 import { startTcpProxy } from '../../../tests/setup/tcp-proxy'
 import { isDatabaseUnavailable } from './availability.server'
-import { closeDatabase, getDb, openDatabase } from './client.server'
+import { closeDatabase, getDatabase, getDb, openDatabase } from './client.server'
 
 // A real PostgreSQL server behind a proxy that plays a failover: connections refused, and those
 // open cut in the middle of a query; then allowed again. Only PostgreSQL can be taken away from
@@ -80,5 +81,58 @@ describe.runIf(serverUrl)('the database going away and coming back (PostgreSQL o
     const again = await feedAction({ intent: 'create-post', postType: 'text', title: 'Después de la caída' }, member.cookie)
     expect(again.status).toBe(200)
     expect(back).toBeLessThan(25_000)
+  })
+
+  test('closed for maintenance (ALLOW_CONNECTIONS false, its connections ended): 503 with Retry-After whatever the SQLSTATE of the refusal; all back once it opens, LISTEN included', async () => {
+    await expect.poll(async () => (await health()).status, { timeout: 15_000 }).toBe(200)
+    const heard: string[] = []
+    const unlisten = await getDatabase().listen('maintenance_probe', (payload) => heard.push(payload))
+    const admin = new pg.Client({ connectionString: serverUrl })
+    await admin.connect()
+    try {
+      // What an operator does before a restore or an upgrade: no new connections (SQLSTATE 55000,
+      // 'not currently accepting connections', in no list of connection codes), the open ones ended.
+      const inFlight = getDb()
+        .execute(sql`select pg_sleep(3)`)
+        .then(
+          () => null,
+          (error: unknown) => error,
+        )
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await admin.query(`alter database ${name} allow_connections false`)
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])
+      // A statement whose connection was ended under it (SQLSTATE 57P01) is the database away too.
+      expect(isDatabaseUnavailable(await inFlight)).toBe(true)
+      const community = () =>
+        run(() => communityRoute.loader({ request: getRequest('/comunidad', { cookie: member.cookie }), params: {}, context: {} } as never))
+      for (const page of [await profile(), await community(), await feedLoader('', member.cookie)]) {
+        expect(page.status).toBe(503)
+        expect(page.headers.get('Retry-After')).toBe('5')
+      }
+      expect((await profile()).data.message.title).toBe('Servicio no disponible temporalmente')
+      const post = await feedAction({ intent: 'create-post', postType: 'text', title: 'En mantenimiento' }, member.cookie)
+      expect(post.status).toBe(503)
+      expect(post.headers.get('Retry-After')).toBe('5')
+      expect(post.data.submission.initialValue.title).toBe('En mantenimiento')
+      expect((await health()).status).toBe(503)
+      // Longer than the LISTEN connection's first retry: it must keep trying, not give up.
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`)
+      await admin.end()
+    }
+    await expect.poll(async () => (await health()).status, { timeout: 10_000 }).toBe(200)
+    expect((await profile()).status).toBe(200)
+    expect((await feedAction({ intent: 'create-post', postType: 'text', title: 'Tras el mantenimiento' }, member.cookie)).status).toBe(200)
+    await expect
+      .poll(
+        async () => {
+          await getDb().execute(sql`select pg_notify('maintenance_probe', 'de vuelta')`)
+          return heard
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toContain('de vuelta')
+    await unlisten()
   })
 })
