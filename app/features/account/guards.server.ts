@@ -12,11 +12,12 @@ import { getAuth } from './auth.server'
 import { isProfileComplete } from './profile-completeness'
 import { getViewer, type Profile } from './profile.server'
 
-/**
+/*
  * The page guards: they read the session and the member's profile, so they live with the feature
  * that owns both. The primitives that judge a viewer already found (`requireAccess`,
  * `requireCapability`, `requireParticipation`) are the platform's (platform/auth/guards.server.ts).
  */
+
 export interface CurrentUser extends Viewer {
   email: string
   name: string

@@ -3,8 +3,7 @@ import { type Capability, can, type Viewer } from './capabilities'
 
 /*
  * The guard primitives any feature may use on a viewer it already has. The page guards that find
- * the viewer (the session, the member's profile) are the account feature's
- * (features/account/guards.server.ts).
+ * the viewer (the session, the member's profile) are the account feature's, in its guards.server.ts.
  */
 
 /** Premium or admin (spec: hasAccess), or a 403: 'Acceso Premium Requerido' and the spec's message for what was tried. */
