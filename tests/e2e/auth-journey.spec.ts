@@ -4,6 +4,8 @@ import { expect, test } from './support/fixtures'
 import { mailsTo, markMailLog, readMailLog, waitForMailLink } from './support/mail'
 import { expectFieldError, expectToast, pathOf } from './support/ui'
 
+// The links point at the server under test, whichever port it was given (E2E_PORT).
+const APP = process.env.E2E_BASE_URL!
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true })
 const formAlert = (page: Page, formId: string) => page.locator(`form#${formId} > [role="alert"]`)
 
@@ -109,7 +111,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('el enlace de confirmación inicia sesión y lleva al perfil', async () => {
       const link = await waitForMailLink(account.email, 'Confirma tu email', { after: mark })
-      expect(link).toMatch(/^http:\/\/localhost:3210\/api\/auth\/verify-email\?token=[^&]+/)
+      expect(link).toMatch(new RegExp(`^${APP}/api/auth/verify-email\\?token=[^&]+`))
       await page.goto(link)
       await expect(page).toHaveURL(/\/perfil(\?|$)/)
       await expect(page.getByRole('heading', { level: 1, name: 'Mi Perfil' })).toBeVisible()
@@ -133,7 +135,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('el email de bienvenida lleva al perfil', async () => {
       const welcome = await waitForMailLink(account.email, '¡Bienvenido a la comunidad!', { after: mark })
-      expect(welcome).toBe('http://localhost:3210/perfil')
+      expect(welcome).toBe(`${APP}/perfil`)
     })
 
     await test.step('cerrar sesión', async () => {
@@ -194,7 +196,7 @@ test.describe('Cuenta: del registro a la nueva contraseña', () => {
 
     await test.step('el formulario de nueva contraseña valida', async () => {
       const link = await waitForMailLink(account.email, 'Restablece tu contraseña', { after: mark })
-      expect(link).toMatch(/^http:\/\/localhost:3210\/reset-password\?type=recovery&token=[^&]+$/)
+      expect(link).toMatch(new RegExp(`^${APP}/reset-password\\?type=recovery&token=[^&]+$`))
       await page.goto(link)
       await expect(page.getByText('Nueva contraseña', { exact: true }).first()).toBeVisible()
       const submit = page.getByRole('button', { name: 'Actualizar contraseña' })
