@@ -1,8 +1,7 @@
 // `npm run lint`: TypeScript, React's rules of hooks and accessibility (jsx-a11y).
 // Formatting is Prettier's (`npm run format`), not ESLint's.
+// Which layer may import which is dependency-cruiser's (.dependency-cruiser.cjs, docs/decisions/0011).
 import js from '@eslint/js'
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
-import importX from 'eslint-plugin-import-x'
 import jsxA11y from 'eslint-plugin-jsx-a11y'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
@@ -38,39 +37,7 @@ export default tseslint.config(
     },
   },
   {
-    // Dependencies point one way (docs/decisions/0011): no import cycles, whatever their length.
-    // Type-only imports are erased when compiled and do not count.
-    files: ['app/**/*.{ts,tsx}', 'server/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      ...importX.flatConfigs.typescript.settings,
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
-  },
-  {
-    // platform/ and ui/ never import a feature, but for the three places that wire the platform
-    // to the features (docs/decisions/0011).
-    files: ['app/platform/**/*.{ts,tsx}', 'app/ui/**/*.{ts,tsx}'],
-    ignores: [
-      'app/platform/db/schema.ts',
-      'app/platform/auth/guards.server.ts',
-      'app/platform/auth/auth.server.ts',
-      'app/**/*.test.{ts,tsx}',
-    ],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['~/features/*', '**/features/*'], message: 'platform/ and ui/ never import a feature (docs/decisions/0011).' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['**/*.{js,mjs}'],
+    files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { ...globals.node } },
   },
 )

@@ -11,7 +11,7 @@ import type { withBell } from '~/features/notifications/components/notification-
 import { lazyPart } from '~/ui/lazy-part'
 import { displayName } from '~/features/account/display-name'
 import { useNonce } from '~/platform/document/nonce'
-import { getCurrentUser } from '~/platform/auth/guards.server'
+import { getCurrentUser } from '~/features/account/guards.server'
 import { getToast } from '~/platform/http/toast.server'
 import { orWhenFailed } from '~/platform/http/responses.server'
 import { admissionLink, DEFAULT_SETTINGS, getSettings } from '~/platform/settings/settings.server'

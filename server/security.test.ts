@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { request as httpRequest } from 'node:http'
-import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
+import { CLIENT_IP_HEADER } from '~/platform/http/client-ip'
 import {
   allowedMethods,
   bodySizeLimit,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { NextFunction, Request, Response } from 'express'
-import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
+import { CLIENT_IP_HEADER } from '~/platform/http/client-ip'
 
 /**
  * Security headers for every response, and a fresh nonce for the page's inline

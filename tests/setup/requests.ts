@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { jobs } from '~/platform/jobs/schema'
-import { getAuth } from '~/platform/auth/auth.server'
+import { getAuth } from '~/features/account/auth.server'
 
 export const BASE_URL = 'http://localhost:3000'
 export const TEST_IP = '203.0.113.7'

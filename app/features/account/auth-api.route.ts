@@ -1,4 +1,4 @@
-import { getAuth } from '~/platform/auth/auth.server'
+import { getAuth } from '~/features/account/auth.server'
 import type { Route } from './+types/auth-api.route'
 
 /**

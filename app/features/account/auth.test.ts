@@ -30,7 +30,7 @@ import {
   TEST_IP,
   uniqueEmail,
 } from '../../../tests/setup/requests'
-import { getAuth } from '~/platform/auth/auth.server'
+import { getAuth } from '~/features/account/auth.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
 
 useTestDatabase()

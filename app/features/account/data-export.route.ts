@@ -1,4 +1,4 @@
-import { requireUser } from '~/platform/auth/guards.server'
+import { requireUser } from '~/features/account/guards.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { EXPORT_MESSAGES, openDataExport } from './data-export.server'
 import type { Route } from './+types/data-export.route'

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router'
 import { z } from 'zod'
-import { getAuth } from '~/platform/auth/auth.server'
+import { getAuth } from '~/features/account/auth.server'
 import { safeRedirect } from '~/platform/auth/guards.server'
 import { handleIntent } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'

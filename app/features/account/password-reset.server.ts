@@ -1,8 +1,9 @@
 import type { z } from 'zod'
-import { getAuth } from '~/platform/auth/auth.server'
+import { getAuth } from '~/features/account/auth.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
-import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { clientIp } from '~/platform/http/client-ip'
+import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import type { ForgotPasswordSchema } from './auth-schemas'
 
 /**

@@ -1,7 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { useZodForm } from '~/ui/parse-with-zod'
 import { Form, Link, useNavigation } from 'react-router'
-import { isPasswordResetTokenValid } from '~/platform/auth/auth.server'
+import { isPasswordResetTokenValid } from '~/features/account/auth.server'
 import { formErrors } from '~/platform/http/result'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { site } from '~/site.config'

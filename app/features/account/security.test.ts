@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
-import { getAuth } from '~/platform/auth/auth.server'
+import { getAuth } from '~/features/account/auth.server'
 import { session, user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'

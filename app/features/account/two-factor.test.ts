@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { auditLog } from '~/platform/audit/schema'
-import { getAuth } from '~/platform/auth/auth.server'
+import { getAuth } from '~/features/account/auth.server'
 import { session, user } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'

@@ -1,7 +1,7 @@
 import { Form, Link } from 'react-router'
 import { AUDIT_ACTIONS, type AuditAction } from '~/platform/audit/actions'
 import { listAuditEntries } from '~/platform/audit/audit.server'
-import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { requireAdminConsole } from '~/features/account/guards.server'
 import { DEFAULT_TIME_ZONE, fromWallTime, fullDateTime } from '~/platform/dates'
 import { Button } from '~/ui/button'
 import { PartErrorBoundary } from '~/ui/error-boundary'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { recordAudit } from '~/platform/audit/audit.server'
-import type { CurrentUser } from '~/platform/auth/guards.server'
+import type { CurrentUser } from '~/features/account/guards.server'
 import { getDb } from '~/platform/db/client.server'
 import { fromWallTime } from '~/platform/dates'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'

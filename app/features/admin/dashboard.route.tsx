@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { requireAdminConsole } from '~/features/account/guards.server'
 import { fullDateTime, longDate } from '~/platform/dates'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { PartErrorBoundary } from '~/ui/error-boundary'

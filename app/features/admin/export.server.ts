@@ -1,5 +1,5 @@
 import { recordAudit } from '~/platform/audit/audit.server'
-import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { requireAdminConsole } from '~/features/account/guards.server'
 import { DEFAULT_TIME_ZONE, toWallTime } from '~/platform/dates'
 import { getEnv } from '~/platform/env.server'
 import { logger } from '~/platform/logger.server'

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from 'react-router'
-import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { requireAdminConsole } from '~/features/account/guards.server'
 import { fullDateTime } from '~/platform/dates'
 import { redactSecrets } from '~/platform/env.server'
 import { guardedAction } from '~/platform/http/responses.server'

@@ -1,7 +1,7 @@
 import { TabNav } from '~/ui/tab-nav'
 import { Outlet, redirect } from 'react-router'
 import { withBell } from '~/features/notifications/components/notification-bell'
-import { requireModerationConsole } from '~/platform/auth/guards.server'
+import { requireModerationConsole } from '~/features/account/guards.server'
 import { site } from '~/site.config'
 import type { Route } from './+types/layout.route'
 

@@ -1,7 +1,7 @@
 import { Pager } from '~/ui/pager'
 import { Download } from 'lucide-react'
 import { Form, Link } from 'react-router'
-import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { requireAdminConsole } from '~/features/account/guards.server'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { PartErrorBoundary } from '~/ui/error-boundary'

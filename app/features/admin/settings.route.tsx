@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
 import type { z } from 'zod'
-import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { requireAdminConsole } from '~/features/account/guards.server'
 import { guardedAction } from '~/platform/http/responses.server'
 import { failedSubmission } from '~/platform/http/result'
 import { ANNOUNCEMENT_MAX, REJECTION_TEXT_MAX } from '~/platform/settings/limits'

@@ -7,8 +7,8 @@ import { normalizeSearch } from '~/features/members/members.server'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { recordAudit } from '~/platform/audit/audit.server'
 import type { AuditAction } from '~/platform/audit/actions'
-import { accountExists } from '~/platform/auth/auth.server'
-import type { CurrentUser } from '~/platform/auth/guards.server'
+import { accountExists } from '~/features/account/auth.server'
+import type { CurrentUser } from '~/features/account/guards.server'
 import { user, userRoles } from '~/platform/auth/schema'
 import { readSignedToken, signedToken } from '~/platform/auth/signature.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
@@ -18,7 +18,8 @@ import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
 import { enqueueMail, enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
 import { NoticeEmail } from '~/platform/mail/notice-email'
-import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { clientIp } from '~/platform/http/client-ip'
+import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
 import { getSettings } from '~/platform/settings/settings.server'
 import { site } from '~/site.config'
 import {
@@ -280,7 +281,13 @@ export async function applicantAction(request: Request, token: string) {
             .returning({ firstName: applications.firstName, lastName: applications.lastName })
           if (!row) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
           await tx.insert(events).values({ applicationId: id, kind: 'answered', body: answer })
-          await notifyAdmins(tx, admins, id, 'Respuesta de un candidato', `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`)
+          await notifyAdmins(
+            tx,
+            admins,
+            id,
+            'Respuesta de un candidato',
+            `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`,
+          )
         })
         return success({ answered: true }, { title: MESSAGES.answered })
       },
@@ -482,10 +489,7 @@ async function decideApplication(
       .returning({ id: applications.id })
     if (!row) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
     await tx.insert(events).values({ applicationId: id, kind: decision, actorUserId: admin.id, body: question ?? null })
-    await recordAudit(
-      { action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id } },
-      tx,
-    )
+    await recordAudit({ action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id } }, tx)
     await enqueueRenderedMail(mail, tx)
   })
   return success({ status: decision }, { title: DECISION_TOAST[decision] })

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { ArrowLeft, ExternalLink } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
-import { requireAdminConsole } from '~/platform/auth/guards.server'
+import { requireAdminConsole } from '~/features/account/guards.server'
 import { fullDateTime } from '~/platform/dates'
 import { guardedAction, refuse } from '~/platform/http/responses.server'
 import { failedSubmission } from '~/platform/http/result'

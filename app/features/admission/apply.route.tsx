@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { CheckCircle2 } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
-import { getCurrentUser } from '~/platform/auth/guards.server'
+import { getCurrentUser } from '~/features/account/guards.server'
 import { getEnv } from '~/platform/env.server'
 import { failedSubmission, formErrors } from '~/platform/http/result'
 import { site } from '~/site.config'

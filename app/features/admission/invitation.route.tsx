@@ -1,5 +1,5 @@
 import { data, Form, Link } from 'react-router'
-import { getCurrentUser } from '~/platform/auth/guards.server'
+import { getCurrentUser } from '~/features/account/guards.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '~/ui/card'

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router'
 import { z } from 'zod'
-import { requireUser } from '~/platform/auth/guards.server'
+import { requireUser } from '~/features/account/guards.server'
 import { handleIntent } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { logger } from '~/platform/logger.server'

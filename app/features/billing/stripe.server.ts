@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
 import { getEnv } from '~/platform/env.server'
-import { clientIp } from '~/platform/rate-limit/rate-limit.server'
+import { clientIp } from '~/platform/http/client-ip'
 
 export type Plan = 'monthly' | 'annual'
 

@@ -1,7 +1,7 @@
 import { Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { pricing } from '~/features/site/content'
-import { requireUser } from '~/platform/auth/guards.server'
+import { requireUser } from '~/features/account/guards.server'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'

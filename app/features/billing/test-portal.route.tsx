@@ -7,7 +7,7 @@ import { applySubscriptionState, testSubscriptionsOf } from './billing.server'
 import { TestModeCard } from './components/test-mode-card'
 import { site } from '~/site.config'
 import { isLocalTestCheckout } from './stripe.server'
-import { requireUser } from '~/platform/auth/guards.server'
+import { requireUser } from '~/features/account/guards.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import type { Route } from './+types/test-portal.route'
 

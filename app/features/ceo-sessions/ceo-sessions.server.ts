@@ -1,6 +1,7 @@
 import { recordAudit } from '~/platform/audit/audit.server'
 import { displayName } from '~/features/account/display-name'
-import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
+import type { CurrentUser } from '~/features/account/guards.server'
+import { requireAccess, requireCapability } from '~/platform/auth/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { handleIntent, refuse, REQUEST_MESSAGES, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { requireAccess, requireCompleteProfile } from '~/platform/auth/guards.server'
+import { requireAccess } from '~/platform/auth/guards.server'
+import { requireCompleteProfile } from '~/features/account/guards.server'
 import { partLoader, refuse } from '~/platform/http/responses.server'
 import { can } from '~/platform/auth/capabilities'
 import { getSessionRecord } from './sessions.server'

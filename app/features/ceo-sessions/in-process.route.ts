@@ -1,4 +1,5 @@
-import { requireCapability, requireCompleteProfile } from '~/platform/auth/guards.server'
+import { requireCapability } from '~/platform/auth/guards.server'
+import { requireCompleteProfile } from '~/features/account/guards.server'
 import { partLoader } from '~/platform/http/responses.server'
 import { listMyInProcess } from './library.server'
 import type { Route } from './+types/in-process.route'

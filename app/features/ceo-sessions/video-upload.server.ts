@@ -1,4 +1,5 @@
-import { requireCapability, requireUser } from '~/platform/auth/guards.server'
+import { requireCapability } from '~/platform/auth/guards.server'
+import { requireUser } from '~/features/account/guards.server'
 import { refuse } from '~/platform/http/responses.server'
 import { receiveChunk } from './local-video.server'
 

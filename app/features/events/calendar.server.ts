@@ -1,6 +1,7 @@
 import { recordAudit } from '~/platform/audit/audit.server'
 import { getDb } from '~/platform/db/client.server'
-import { type CurrentUser, requireAccess, requireCapability } from '~/platform/auth/guards.server'
+import type { CurrentUser } from '~/features/account/guards.server'
+import { requireAccess, requireCapability } from '~/platform/auth/guards.server'
 import { fromWallTime } from '~/platform/dates'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { requireAccess, requireCompleteProfile } from '~/platform/auth/guards.server'
+import { requireAccess } from '~/platform/auth/guards.server'
+import { requireCompleteProfile } from '~/features/account/guards.server'
 import { getEnv } from '~/platform/env.server'
 import { refuse } from '~/platform/http/responses.server'
 import { feedEvents } from './calendar-feed.server'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { listComments } from '~/features/community/comments/comments.server'
 import { COMMENTS_FAILED } from '~/features/community/comments/limits'
 import { postComments } from './comments.server'
-import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { requireCompleteProfile } from '~/features/account/guards.server'
 import { partLoader, refuse } from '~/platform/http/responses.server'
 import type { Route } from './+types/comments.route'
 

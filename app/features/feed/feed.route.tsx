@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunctionArgs } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { displayName } from '~/features/account/display-name'
-import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { requireCompleteProfile } from '~/features/account/guards.server'
 import { guardedAction, orWhenFailed } from '~/platform/http/responses.server'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { ActionStatus } from '~/ui/action-status'

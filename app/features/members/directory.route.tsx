@@ -1,6 +1,6 @@
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { displayName } from '~/features/account/display-name'
-import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { requireCompleteProfile } from '~/features/account/guards.server'
 import { formatMonthYear } from '~/platform/dates'
 import { MemberDirectory } from './components/member-directory'
 import { listDirectory } from './members.server'

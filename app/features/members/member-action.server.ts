@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { CurrentUser } from '~/platform/auth/guards.server'
+import type { CurrentUser } from '~/features/account/guards.server'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { redirectWithToast } from '~/platform/http/toast.server'
 import { deleteAccount, DELETION_MESSAGES } from '~/features/account/account-deletion.server'

@@ -1,6 +1,6 @@
 import { Link, redirect } from 'react-router'
 import { z } from 'zod'
-import { requireCompleteProfile } from '~/platform/auth/guards.server'
+import { requireCompleteProfile } from '~/features/account/guards.server'
 import { guardedAction, handleIntent } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'

@@ -1,4 +1,4 @@
-import { requireUser } from '~/platform/auth/guards.server'
+import { requireUser } from '~/features/account/guards.server'
 import { partLoader } from '~/platform/http/responses.server'
 import { notificationPage } from './notifications.server'
 import type { Route } from './+types/bell.route'

@@ -1,6 +1,6 @@
 import { Bell, Check, CheckCheck } from 'lucide-react'
 import { data, Form, Link, useFetcher } from 'react-router'
-import { requireUser } from '~/platform/auth/guards.server'
+import { requireUser } from '~/features/account/guards.server'
 import { RelativeTime } from '~/ui/relative-time'
 import { guardedAction } from '~/platform/http/responses.server'
 import { site } from '~/site.config'

@@ -1,5 +1,5 @@
-import { getCurrentUser } from '~/platform/auth/guards.server'
-import { getAuth } from '~/platform/auth/auth.server'
+import { getCurrentUser } from '~/features/account/guards.server'
+import { getAuth } from '~/features/account/auth.server'
 import { refuse } from '~/platform/http/responses.server'
 import { openStreamCount, subscribe } from '~/platform/realtime.server'
 

@@ -33,6 +33,15 @@ export interface CapabilityHolder {
   profile?: Standing | null
 }
 
+/** Whom the guard primitives judge (platform/auth/guards.server.ts); the account feature's `CurrentUser` is one. */
+export interface Viewer extends CapabilityHolder {
+  id: string
+  /** Spec: premium or admin. */
+  hasAccess: boolean
+  /** Why this session's admin role waits for the second factor (decisions/0026), or null. */
+  adminWait: string | null
+}
+
 export function can(user: CapabilityHolder | null | undefined, capability: Capability) {
   if (!user) return false
   if (capability === 'participate') return !((user.profile?.suspendedUntil?.getTime() ?? 0) > Date.now())

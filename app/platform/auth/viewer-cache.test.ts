@@ -56,7 +56,8 @@ describe('the viewer cache', () => {
     await getDb().insert(userRoles).values({ userId: member.userId!, role: 'moderator' })
     await settle()
     // The page shows no roles: the guard's answer does (an admin page refuses, then allows).
-    const { requireCapability, getCurrentUser } = await import('./guards.server')
+    const { requireCapability } = await import('./guards.server')
+    const { getCurrentUser } = await import('~/features/account/guards.server')
     const viewer = await getCurrentUser(getRequest('/perfil', { cookie: member.cookie }))
     expect(viewer?.roles).toContain('moderator')
     expect(() => requireCapability(viewer!, 'moderate-content', 'x')).not.toThrow()
@@ -75,7 +76,7 @@ describe('the viewer cache', () => {
   test('an admin view kept for a session is not served once two-factor sign-in is turned on from another device', async () => {
     // The suite's ADMIN_TWO_FACTOR is 'optional': without two-factor on, this admin's session is an admin's.
     const admin = await createPersona('admin')
-    const { getCurrentUser } = await import('./guards.server')
+    const { getCurrentUser } = await import('~/features/account/guards.server')
     const viewer = () => getCurrentUser(getRequest('/admin', { cookie: admin.cookie }))
     expect((await viewer())?.isAdmin).toBe(true)
     const signIn = await run(() =>

@@ -1,5 +1,4 @@
 import { lt, sql } from 'drizzle-orm'
-import { CLIENT_IP_HEADER } from '~/platform/auth/auth.server'
 import { getDb } from '~/platform/db/client.server'
 import { refuse } from '~/platform/http/responses.server'
 import { rateLimits } from './schema'
@@ -31,10 +30,6 @@ async function hitRateLimit({ key, max, windowSeconds }: RateLimitRule) {
       retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from (${rateLimits.windowStart} + make_interval(secs => ${windowSeconds}::double precision) - now()))))::int`,
     })
   return { allowed: row!.count <= max, retryAfterSeconds: Number(row!.retryAfterSeconds) }
-}
-
-export function clientIp(request: Request) {
-  return request.headers.get(CLIENT_IP_HEADER) ?? 'unknown'
 }
 
 function tooManyAttemptsMessage(retryAfterSeconds: number) {

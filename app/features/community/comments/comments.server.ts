@@ -4,13 +4,14 @@ import { DELETED_MEMBER, displayName } from '~/features/account/display-name'
 import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { can } from '~/platform/auth/capabilities'
-import { type CurrentUser, requireAccess, requireParticipation } from '~/platform/auth/guards.server'
+import type { CurrentUser } from '~/features/account/guards.server'
+import { requireAccess, requireParticipation } from '~/platform/auth/guards.server'
 import { type AuditEntry, recordAudit } from '~/platform/audit/audit.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse, success } from '~/platform/http/responses.server'
 import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
-import type { Column, Likeable, Notification, Subject } from './likes.server'
-import type { CommentView } from './types'
+import type { Column, Likeable, Notification } from './likes.server'
+import type { CommentView, Subject } from './types'
 
 type Viewer = Pick<CurrentUser, 'id' | 'roles'>
 

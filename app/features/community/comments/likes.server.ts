@@ -2,11 +2,10 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import type { Subject } from './types'
 
 export type Column<T, NotNull extends boolean = true> = AnyPgColumn<{ data: T; notNull: NotNull }>
 export type Notification = Parameters<typeof notifyInTransaction>[1]
-/** What is liked or commented, named alike in the form, in the tables and in the notification. */
-export type Subject = 'postId' | 'commentId' | 'sessionId' | 'eventId'
 
 /**
  * What a feature tells this module about a thing members like (a post, a comment, a session): its

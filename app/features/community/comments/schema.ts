@@ -1,6 +1,6 @@
 import { type AnyPgColumn, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { userIdColumn } from '../../../platform/auth/schema'
-import type { Subject } from './likes.server'
+import type { Subject } from './types'
 
 type ColumnOf<Field extends Subject> = Field extends `${infer Thing}Id` ? `${Thing}_id` : never
 

@@ -1,3 +1,6 @@
+/** What is liked or commented, named alike in the form, in the tables and in the notification. */
+export type Subject = 'postId' | 'commentId' | 'sessionId' | 'eventId'
+
 /** What the browser gets for a comment, with what this viewer may do with it. */
 export interface CommentView {
   id: string

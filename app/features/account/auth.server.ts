@@ -1,13 +1,11 @@
-import { betterAuth } from 'better-auth'
-import { APIError } from 'better-auth/api'
-import { profiles } from '~/features/account/schema'
 import { passkey as passkeyPlugin } from '@better-auth/passkey'
-import { twoFactor as twoFactorPlugin } from 'better-auth/plugins'
-import { hashPassword, verifyPassword } from 'better-auth/crypto'
-import { and, eq, gt, like, sql } from 'drizzle-orm'
+import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { APIError } from 'better-auth/api'
+import { hashPassword, verifyPassword } from 'better-auth/crypto'
+import { twoFactor as twoFactorPlugin } from 'better-auth/plugins'
+import { and, eq, gt, like, sql } from 'drizzle-orm'
 import { createElement } from 'react'
-import { getDb } from '~/platform/db/client.server'
 import {
   account,
   accountRelations,
@@ -19,18 +17,24 @@ import {
   user,
   userRelations,
   verification,
-} from './schema'
-import { ConfirmEmail } from '~/features/account/emails/confirm-email'
-import { ResetPasswordEmail } from '~/features/account/emails/reset-password'
-import { onConfirmedSignIn } from '~/features/account/profile.server'
-import { mailPasswordChanged, noteSignIn } from '~/features/account/security.server'
+} from '~/platform/auth/schema'
+import { getDb } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
+import { CLIENT_IP_HEADER } from '~/platform/http/client-ip'
 import { logger } from '~/platform/logger.server'
 import { enqueueMail } from '~/platform/mail/mail.server'
+import { ConfirmEmail } from './emails/confirm-email'
+import { ResetPasswordEmail } from './emails/reset-password'
+import { onConfirmedSignIn } from './profile.server'
+import { profiles } from './schema'
+import { mailPasswordChanged, noteSignIn } from './security.server'
 import { totpOnce } from './totp-once.server'
 
-/** Set by the Express server from the socket (or a trusted proxy), replacing any client value. */
-export const CLIENT_IP_HEADER = 'x-app-client-ip'
+/*
+ * better-auth's configuration, assembled here because its hooks are the account feature's: the
+ * confirmation and reset e-mails, the profile after the first sign-in, the new-device and password
+ * e-mails, and refusing an expelled member. Everything else reads the session through `getAuth()`.
+ */
 
 export const RESET_PASSWORD_TOKEN_SECONDS = 60 * 60
 

@@ -4,7 +4,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api'
 import { constantTimeEqual, symmetricDecrypt } from 'better-auth/crypto'
 import { and, eq, isNull, lt, or } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
-import { twoFactor } from './schema'
+import { twoFactor } from '~/platform/auth/schema'
 
 /** better-auth's answer when a code of an authenticator app is sent a second time. */
 export const TOTP_CODE_USED = 'TOTP_CODE_USED'
