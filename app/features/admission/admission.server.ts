@@ -19,7 +19,7 @@ import { logger } from '~/platform/logger.server'
 import { enqueueMail, enqueueRenderedMail, renderMail } from '~/platform/mail/mail.server'
 import { NoticeEmail } from '~/platform/mail/notice-email'
 import { clientIp, enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
-import { getSettings } from '~/platform/settings/settings.server'
+import { readSettings } from '~/platform/settings/settings.server'
 import { site } from '~/site.config'
 import {
   ADMISSION_MESSAGES as MESSAGES,
@@ -31,6 +31,7 @@ import {
   STATUS_LINK_DAYS,
 } from './limits'
 import { admissionApplications as applications, admissionEvents as events, OPEN_STATUSES } from './schema'
+import { admissionSettings } from './settings.server'
 import { ApplicantIntent, type ApplicationInput, ApplicationSchema, ReviewIntent } from './schemas'
 
 /** Admission inside the product (issue 26, decisions/0025): apply, the private status link, review, invite to pay. */
@@ -280,7 +281,13 @@ export async function applicantAction(request: Request, token: string) {
             .returning({ firstName: applications.firstName, lastName: applications.lastName })
           if (!row) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
           await tx.insert(events).values({ applicationId: id, kind: 'answered', body: answer })
-          await notifyAdmins(tx, admins, id, 'Respuesta de un candidato', `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`)
+          await notifyAdmins(
+            tx,
+            admins,
+            id,
+            'Respuesta de un candidato',
+            `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`,
+          )
         })
         return success({ answered: true }, { title: MESSAGES.answered })
       },
@@ -482,10 +489,7 @@ async function decideApplication(
       .returning({ id: applications.id })
     if (!row) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
     await tx.insert(events).values({ applicationId: id, kind: decision, actorUserId: admin.id, body: question ?? null })
-    await recordAudit(
-      { action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id } },
-      tx,
-    )
+    await recordAudit({ action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id } }, tx)
     await enqueueRenderedMail(mail, tx)
   })
   return success({ status: decision }, { title: DECISION_TOAST[decision] })
@@ -510,7 +514,11 @@ async function decisionMail(id: string, decision: Decision, firstName: string, q
     case 'rejected':
       return {
         subject: `Tu solicitud de admisión en ${site.name}`,
-        email: createElement(NoticeEmail, { title: 'Sobre tu solicitud', firstName, paragraphs: [(await getSettings()).rejectionText] }),
+        email: createElement(NoticeEmail, {
+          title: 'Sobre tu solicitud',
+          firstName,
+          paragraphs: [(await readSettings(admissionSettings)).rejectionText],
+        }),
       }
     case 'waitlisted':
       return {
@@ -605,7 +613,7 @@ export async function invitedEmail(token: string) {
  * granted by an admin needs no checkout; Stripe's webhook stays the source of truth for premium.
  */
 export async function mayStartCheckout(member: CurrentUser, executor: DbExecutor = getDb()) {
-  if (!(await getSettings()).admissionRequired || member.isAdmin) return true
+  if (!(await readSettings(admissionSettings)).admissionRequired || member.isAdmin) return true
   const [approved] = await executor
     .select({ id: applications.id })
     .from(applications)
@@ -648,7 +656,7 @@ export const admissionRetentionJob = defineJob<Record<string, never>>({
   },
 })
 
-/** Start-up (server/app.ts) and every run: once a day, one run across processes (keyed by the day). */
+/** Start-up (declared in parts.server.ts) and every run: once a day, one run across processes (keyed by the day). */
 export function scheduleAdmissionRetention(at = new Date()) {
   return enqueue(admissionRetentionJob, {}, { runAt: at, dedupeKey: at.toISOString().slice(0, 10) })
 }
