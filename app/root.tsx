@@ -14,7 +14,8 @@ import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/features/account/guards.server'
 import { getToast } from '~/platform/http/toast.server'
 import { orWhenFailed } from '~/platform/http/responses.server'
-import { admissionLink, DEFAULT_SETTINGS, getSettings } from '~/platform/settings/settings.server'
+import { readSettings, settingDefaults } from '~/platform/settings/settings.server'
+import { admissionLink, admissionSettings } from '~/features/admission/settings.server'
 import type { Admission } from '~/features/site/components/use-admission'
 import { logger } from '~/platform/logger.server'
 import stylesheet from './app.css?url'
@@ -38,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     }),
     getToast(request),
     // Kept by every process and renewed on change (platform/settings): no statement per page.
-    orWhenFailed(getSettings(), DEFAULT_SETTINGS, 'settings'),
+    orWhenFailed(readSettings(admissionSettings), settingDefaults(admissionSettings), 'settings'),
   ])
   const topBarUser: TopBarUser | null = user
     ? {

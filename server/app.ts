@@ -10,24 +10,14 @@ import { grantRoleByEmail } from '~/features/members/roles.server'
 import { getEnv } from '~/platform/env.server'
 import { newRequestId, runWithRequestId } from '~/platform/http/request-context.server'
 import { logger } from '~/platform/logger.server'
-import { scheduleHousekeeping } from '~/platform/jobs/housekeeping.server'
-import { scheduleUploadExpiry, UPLOAD_PATH } from '~/features/ceo-sessions/local-video.server'
+import { UPLOAD_PATH } from '~/features/ceo-sessions/local-video.server'
 import { handleVideoUpload } from '~/features/ceo-sessions/video-upload.server'
 import { notificationStream } from '~/features/notifications/stream.server'
 import { EXPORT_PATH, exportMembers } from '~/features/admin/export.server'
-import { scheduleMuxReconciliation } from '~/features/ceo-sessions/mux.server'
-import { listFailedJobs, retryFailedJobs, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
-// Every module that defines jobs, so this process's worker runs them all.
-import '~/platform/mail/mail.server'
-import '~/features/account/password-reset.server'
-import '~/features/account/data-export.server'
-import '~/features/account/account-deletion.server'
-// What every feature holds of a member, for the export and the deletion (it defines the Stripe cancel job).
-import '~/member-data.server'
-import '~/features/events/reminders.server'
-import '~/features/notifications/activity-email.server'
-import { scheduleDigests } from '~/features/notifications/digest.server'
-import { scheduleAdmissionRetention } from '~/features/admission/admission.server'
+import { listFailedJobs, retryFailedJobs, runSchedules, startJobWorker, stopJobWorker } from '~/platform/jobs/jobs.server'
+// What every feature declares (member data, jobs, schedules, settings, console entries): this
+// process's worker then knows every job, the command-line tasks' included.
+import '~/parts.server'
 import { startRealtime, stopRealtime } from '~/platform/realtime.server'
 import { startViewerCache, stopViewerCache } from '~/platform/auth/viewer-cache.server'
 import { startSettings, stopSettings } from '~/platform/settings/settings.server'
@@ -81,11 +71,7 @@ export async function startUp() {
   await startViewerCache()
   await startSettings()
   await startJobWorker()
-  await scheduleHousekeeping()
-  await scheduleMuxReconciliation()
-  await scheduleUploadExpiry()
-  await scheduleDigests()
-  await scheduleAdmissionRetention()
+  await runSchedules()
   if (!env.DATABASE_URL) await startBackupRequests(env.DATA_DIR)
   if (env.ADMIN_TWO_FACTOR === 'optional')
     logger.warn(

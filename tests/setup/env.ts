@@ -8,8 +8,8 @@ import { passwordHashing } from '~/features/account/auth.server'
 import { parseEnv, setEnv } from '~/platform/env.server'
 import { setMailTransport } from '~/platform/mail/mail.server'
 import { setStorage } from '~/platform/storage/storage.server'
-// What every feature holds of a member, as server/app.ts collects it for the export and the deletion.
-import '~/member-data.server'
+// What every feature declares (member data, jobs, settings, console entries), as server/app.ts collects it.
+import '~/parts.server'
 
 // Every test file gets its own configuration: a localhost app, no SMTP, a throwaway data folder.
 setEnv(

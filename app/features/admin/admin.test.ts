@@ -18,7 +18,8 @@ import { ceoSessionDailyViews, ceoSessions } from '~/features/ceo-sessions/schem
 import { recordView } from '~/features/ceo-sessions/library.server'
 import { jobs } from '~/platform/jobs/schema'
 import { appSettings } from '~/platform/settings/schema'
-import { DEFAULT_SETTINGS, getSettings, startSettings, stopSettings } from '~/platform/settings/settings.server'
+import { getSettings, settingDefaults, startSettings, stopSettings } from '~/platform/settings/settings.server'
+import { admissionSettings } from '~/features/admission/settings.server'
 import { concurrencyTest, type PlanNode, plansOf, useTestDatabase } from '../../../tests/setup/database'
 import { createPeople, createPersona, type People, type Persona } from '../../../tests/setup/members'
 import { createPost, feedAction } from '../../../tests/setup/feed'
@@ -36,6 +37,8 @@ import * as membersRoute from './members.route'
 import * as settingsRoute from './settings.route'
 
 useTestDatabase()
+
+const DEFAULT_SETTINGS = settingDefaults(admissionSettings)
 
 const context = { cspNonce: 'test' }
 let people: People
@@ -157,6 +160,23 @@ describe('who reaches the console', () => {
     expect(await menuOf('admin')).toEqual({ isAdmin: true, isModerator: true })
     expect(await menuOf('moderator')).toEqual({ isAdmin: false, isModerator: true })
     expect(await menuOf('premium')).toEqual({ isAdmin: false, isModerator: false })
+  })
+
+  test("the console's sections: its own pages around those the features declare; a moderator's, only the queue", async () => {
+    const admin = await load(layoutRoute, '/admin', people.admin.cookie)
+    expect(admin.data.sections).toEqual([
+      { path: '/admin', label: 'Panel' },
+      { path: '/admin/miembros', label: 'Miembros' },
+      { path: '/admin/admisiones', label: 'Admisiones' },
+      { path: '/admin/moderacion', label: 'Moderación' },
+      { path: '/admin/trabajos', label: 'Trabajos' },
+      { path: '/admin/registro', label: 'Registro' },
+      { path: '/admin/ajustes', label: 'Ajustes' },
+    ])
+    const moderator = await load(layoutRoute, '/admin/moderacion', people.moderator.cookie)
+    expect(moderator.status).toBe(200)
+    expect(moderator.data).toEqual({ sections: [{ path: '/admin/moderacion', label: 'Moderación' }], isAdmin: false })
+    expect((await load(layoutRoute, '/admin/admisiones', people.moderator.cookie)).location).toBe('/admin/moderacion')
   })
 })
 
@@ -421,8 +441,27 @@ describe('settings (/admin/ajustes)', () => {
     expect(await getDb().select().from(appSettings)).toEqual([])
   })
 
+  test('the form shows the settings each feature declares, a card per feature, with their values', async () => {
+    const { cards, values } = (await load(settingsRoute, '/admin/ajustes', people.admin.cookie)).data
+    expect(
+      cards.map((card: { title: string; fields: Array<{ name: string }> }) => [card.title, card.fields.map((field) => field.name)]),
+    ).toEqual([
+      ['Admisión', ['admissionLaunchAt', 'admissionMode', 'admissionFormUrl', 'admissionRequired', 'rejectionText']],
+      ['Aviso en la comunidad', ['announcementText', 'announcementUntil']],
+    ])
+    expect(values).toEqual({
+      admissionLaunchAt: DEFAULT_SETTINGS.admissionLaunchAt,
+      admissionMode: 'in_app',
+      admissionFormUrl: DEFAULT_SETTINGS.admissionFormUrl,
+      admissionRequired: '',
+      rejectionText: DEFAULT_SETTINGS.rejectionText,
+      announcementText: '',
+      announcementUntil: '',
+    })
+  })
+
   test('the form gives the countdown with its seconds, so saving only an announcement leaves it as it was', async () => {
-    const form = (await load(settingsRoute, '/admin/ajustes', people.admin.cookie)).data
+    const form = (await load(settingsRoute, '/admin/ajustes', people.admin.cookie)).data.values
     expect(form.admissionLaunchAt).toBe(DEFAULT_SETTINGS.admissionLaunchAt)
     expect(DEFAULT_SETTINGS.admissionLaunchAt).toMatch(/:\d{2}:\d{2}$/)
     const saved = await save({ ...form, announcementText: 'Solo el aviso', announcementUntil: '2099-01-01' })

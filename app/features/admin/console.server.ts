@@ -2,12 +2,16 @@ import { z } from 'zod'
 import { recordAudit } from '~/platform/audit/audit.server'
 import type { CurrentUser } from '~/features/account/guards.server'
 import { getDb } from '~/platform/db/client.server'
-import { fromWallTime } from '~/platform/dates'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
-import { blankToUndefined, INVALID_CHARS, isCleanText, isSafeHttpUrl } from '~/platform/http/text-fields'
 import { discardFailedJobs, retryFailedJobs } from '~/platform/jobs/jobs.server'
-import { ANNOUNCEMENT_MAX, REJECTION_TEXT_MAX } from '~/platform/settings/limits'
-import { saveSettings, type Settings, WALL_TIME } from '~/platform/settings/settings.server'
+import {
+  getSettings,
+  saveSettings,
+  settingsCards,
+  settingsForm,
+  settingsFromForm,
+  settingsToForm,
+} from '~/platform/settings/settings.server'
 
 /** The console's writes (docs/decisions/0012): jobs retried or discarded, settings saved; each audited. */
 
@@ -56,77 +60,30 @@ export const SETTINGS_MESSAGES = {
   invalid: 'Revisa los ajustes marcados',
   saved: 'Ajustes guardados',
   unchanged: 'No había nada que cambiar',
-  launchAt: 'Indica una fecha y hora válidas',
-  formUrl: 'Indica una dirección web completa (https://…)',
-  announcementText: `El aviso tiene un máximo de ${ANNOUNCEMENT_MAX} caracteres, en una línea`,
-  announcementUntil: 'Indica hasta qué día se muestra el aviso',
-  mode: 'Elige adónde lleva «Solicitar admisión»',
-  rejectionText: `Escribe el texto del email de rechazo (máximo ${REJECTION_TEXT_MAX} caracteres)`,
 } as const
 
-/** The settings form: every field named as the page names it; an empty announcement means none. */
-export const SettingsForm = z
-  .object({
-    intent: z.literal('save-settings'),
-    admissionLaunchAt: z
-      .string({ error: SETTINGS_MESSAGES.launchAt })
-      .regex(WALL_TIME, { message: SETTINGS_MESSAGES.launchAt, abort: true })
-      .refine((value) => fromWallTime(value.slice(0, 16)) !== null, SETTINGS_MESSAGES.launchAt),
-    admissionMode: z.enum(['in_app', 'external'], SETTINGS_MESSAGES.mode),
-    // A checkbox: present when ticked.
-    admissionRequired: z.preprocess(blankToUndefined, z.literal('on', 'Valor no válido para «Admisión obligatoria»').optional()),
-    rejectionText: z
-      .string({ error: SETTINGS_MESSAGES.rejectionText })
-      .trim()
-      .min(1, SETTINGS_MESSAGES.rejectionText)
-      .max(REJECTION_TEXT_MAX, SETTINGS_MESSAGES.rejectionText)
-      .refine((value) => isCleanText(value, { multiline: true }), INVALID_CHARS),
-    admissionFormUrl: z
-      .string({ error: SETTINGS_MESSAGES.formUrl })
-      .trim()
-      .max(500, SETTINGS_MESSAGES.formUrl)
-      .refine((value) => isSafeHttpUrl(value) && value.startsWith('https://'), SETTINGS_MESSAGES.formUrl),
-    announcementText: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .trim()
-        .max(ANNOUNCEMENT_MAX, SETTINGS_MESSAGES.announcementText)
-        .refine((value) => isCleanText(value), INVALID_CHARS)
-        .optional(),
-    ),
-    announcementUntil: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, { message: SETTINGS_MESSAGES.announcementUntil, abort: true })
-        .refine((value) => fromWallTime(`${value}T00:00`) !== null, SETTINGS_MESSAGES.announcementUntil)
-        .optional(),
-    ),
-  })
-  .superRefine((form, context) => {
-    if (form.announcementText && !form.announcementUntil) {
-      context.addIssue({ code: 'custom', path: ['announcementUntil'], message: SETTINGS_MESSAGES.announcementUntil })
-    }
-  })
-
+/** The settings form: every setting the features declare, with their fields' own messages. */
 export function settingsAction(request: Request, admin: CurrentUser) {
-  return handleIntent(request, SettingsForm, {
+  return handleIntent(request, settingsForm({ intent: z.literal('save-settings') }), {
     'save-settings': {
       invalid: SETTINGS_MESSAGES.invalid,
       failed: 'No se pudieron guardar los ajustes',
       async run(form) {
-        const next: Settings = {
-          admissionLaunchAt: form.admissionLaunchAt,
-          admissionMode: form.admissionMode,
-          admissionFormUrl: form.admissionFormUrl,
-          admissionRequired: form.admissionRequired === 'on',
-          rejectionText: form.rejectionText,
-          announcement: form.announcementText ? { text: form.announcementText, until: form.announcementUntil! } : null,
-        }
-        const changed = await saveSettings(next, admin.id)
+        const changed = await saveSettings(settingsFromForm(form), admin.id)
         return success({ changed }, { title: changed.length ? SETTINGS_MESSAGES.saved : SETTINGS_MESSAGES.unchanged })
       },
     },
   })
+}
+
+/** The settings page: each feature's card with its fields, and what they hold now. */
+export async function settingsPage() {
+  const cards = settingsCards().map(({ title, description, settings }) => ({
+    title,
+    description,
+    fields: Object.values(settings).flatMap((definition) =>
+      Object.entries(definition.fields).map(([name, { control }]) => ({ name, control })),
+    ),
+  }))
+  return { cards, values: settingsToForm(await getSettings()) }
 }

@@ -2,29 +2,34 @@ import { TabNav } from '~/ui/tab-nav'
 import { Outlet, redirect } from 'react-router'
 import { withBell } from '~/features/notifications/components/notification-bell'
 import { requireModerationConsole } from '~/features/account/guards.server'
+import { type ConsoleEntry, consoleEntries } from '~/platform/parts.server'
 import { site } from '~/site.config'
 import type { Route } from './+types/layout.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Consola · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
-const SECTIONS = [
+/** The console's own pages around those the features declare in their parts (admissions, moderation…). */
+const OWN_FIRST = [
   { path: '/admin', label: 'Panel' },
   { path: '/admin/miembros', label: 'Miembros' },
-  { path: '/admin/admisiones', label: 'Admisiones' },
-  { path: '/admin/moderacion', label: 'Moderación' },
+]
+const OWN_LAST = [
   { path: '/admin/trabajos', label: 'Trabajos' },
   { path: '/admin/registro', label: 'Registro' },
   { path: '/admin/ajustes', label: 'Ajustes' },
-] as const
+]
 
 export const handle = withBell
 
-/** Moderators reach the console for its moderation queue only; every other page is an admin's (its own guard). */
+const tabs = (entries: readonly ConsoleEntry[]) => entries.map(({ path, label }) => ({ path, label }))
+
+/** Moderators reach the console for the pages declared open to them only; every other page is an admin's (its own guard). */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireModerationConsole(request)
-  if (user.isAdmin) return { sections: SECTIONS, isAdmin: true }
-  if (new URL(request.url).pathname !== '/admin/moderacion') throw redirect('/admin/moderacion')
-  return { sections: SECTIONS.filter((section) => section.path === '/admin/moderacion'), isAdmin: false }
+  if (user.isAdmin) return { sections: [...OWN_FIRST, ...tabs(consoleEntries()), ...OWN_LAST], isAdmin: true }
+  const sections = tabs(consoleEntries().filter((entry) => entry.moderators))
+  if (!sections.some((section) => section.path === new URL(request.url).pathname)) throw redirect(sections[0]!.path)
+  return { sections, isAdmin: false }
 }
 
 export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {

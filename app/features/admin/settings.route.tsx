@@ -1,34 +1,22 @@
-import { getFormProps, useForm } from '@conform-to/react'
+import { type FieldMetadata, getFormProps, useForm } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
-import type { z } from 'zod'
 import { requireAdminConsole } from '~/features/account/guards.server'
 import { guardedAction } from '~/platform/http/responses.server'
 import { failedSubmission } from '~/platform/http/result'
-import { ANNOUNCEMENT_MAX, REJECTION_TEXT_MAX } from '~/platform/settings/limits'
-import { getSettings } from '~/platform/settings/settings.server'
+import type { SettingControl } from '~/platform/settings/settings.server'
 import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { Field, TextareaField } from '~/ui/field'
-import { settingsAction, type SettingsForm } from './console.server'
+import { settingsAction, settingsPage } from './console.server'
 import type { Route } from './+types/settings.route'
 
 const RADIO = 'size-4 shrink-0 accent-primary'
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminConsole(request)
-  const settings = await getSettings()
-  return {
-    // With its seconds (the field steps by one second): saving other settings never moves it.
-    admissionLaunchAt: settings.admissionLaunchAt,
-    admissionMode: settings.admissionMode,
-    admissionFormUrl: settings.admissionFormUrl,
-    admissionRequired: settings.admissionRequired ? 'on' : '',
-    rejectionText: settings.rejectionText,
-    announcementText: settings.announcement?.text ?? '',
-    announcementUntil: settings.announcement?.until ?? '',
-  }
+  return settingsPage()
 }
 
 export const action = guardedAction(requireAdminConsole, settingsAction)
@@ -39,82 +27,68 @@ export function ErrorBoundary() {
 
 export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state !== 'idle'
-  const [form, fields] = useForm<z.input<typeof SettingsForm>>({
+  const [form, fields] = useForm<Record<string, string>>({
     id: 'settings',
     lastResult: busy ? undefined : failedSubmission(actionData),
-    defaultValue: loaderData,
+    defaultValue: loaderData.values,
     shouldRevalidate: 'onBlur',
   })
   return (
     <Form method="post" className="grid max-w-2xl gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="save-settings" />
       <ActionStatus result={actionData} />
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-lg">Admisión</CardTitle>
-          <CardDescription>
-            La cuenta atrás de la barra de admisión, adónde lleva &lsquo;Solicitar admisión&rsquo; y quién puede suscribirse.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          <Field label="Fecha y hora de la cuenta atrás" field={fields.admissionLaunchAt} type="datetime-local" step={1} />
-          <p className="-mt-2 text-xs text-muted-foreground">
-            Cada visitante la ve en su hora local. Cuando pasa, la barra dice &lsquo;Admisión abierta&rsquo;.
-          </p>
-          <fieldset className="grid gap-2">
-            <legend className="text-sm font-medium">&lsquo;Solicitar admisión&rsquo; lleva a</legend>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name={fields.admissionMode.name}
-                value="in_app"
-                defaultChecked={loaderData.admissionMode === 'in_app'}
-                className={RADIO}
-              />
-              El formulario de la comunidad (/admision), con la cola de solicitudes en la consola
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name={fields.admissionMode.name}
-                value="external"
-                defaultChecked={loaderData.admissionMode === 'external'}
-                className={RADIO}
-              />
-              Un formulario externo, en una pestaña nueva
-            </label>
-          </fieldset>
-          <Field label="Formulario externo de admisión" field={fields.admissionFormUrl} type="url" maxLength={500} />
-          <label className="flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              name={fields.admissionRequired.name}
-              defaultChecked={loaderData.admissionRequired === 'on'}
-              className="mt-0.5 size-4 shrink-0 accent-primary"
-            />
-            <span>
-              <span className="font-medium">Admisión obligatoria</span>: solo quien tenga su solicitud aprobada (o el premium concedido por
-              un admin) puede suscribirse.
-            </span>
-          </label>
-          <TextareaField label="Texto del email de rechazo" field={fields.rejectionText} rows={5} maxLength={REJECTION_TEXT_MAX} />
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-lg">Aviso en la comunidad</CardTitle>
-          <CardDescription>
-            Una línea encima de las pestañas de la comunidad, hasta el día que indiques. Déjalo vacío para no mostrar ninguno.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          <Field label="Texto del aviso" field={fields.announcementText} maxLength={ANNOUNCEMENT_MAX} />
-          <Field label="Mostrar hasta (incluido)" field={fields.announcementUntil} type="date" />
-        </CardContent>
-      </Card>
+      {loaderData.cards.map((card) => (
+        <Card key={card.title}>
+          <CardHeader>
+            <CardTitle className="text-lg">{card.title}</CardTitle>
+            <CardDescription>{card.description}</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            {card.fields.map(({ name, control }) => (
+              <SettingField key={name} control={control} field={fields[name]!} value={loaderData.values[name]} />
+            ))}
+          </CardContent>
+        </Card>
+      ))}
       <Button type="submit" className="justify-self-start" disabled={busy}>
         {busy ? 'Guardando...' : 'Guardar ajustes'}
       </Button>
     </Form>
   )
+}
+
+/** One field as its feature declared it (platform/settings: `SettingControl`). */
+function SettingField({ control, field, value }: { control: SettingControl; field: FieldMetadata<string>; value?: string }) {
+  switch (control.kind) {
+    case 'textarea':
+      return <TextareaField label={control.label} field={field} rows={control.rows} maxLength={control.maxLength} />
+    case 'choice':
+      return (
+        <fieldset className="grid gap-2">
+          <legend className="text-sm font-medium">{control.label}</legend>
+          {Object.entries(control.options).map(([option, label]) => (
+            <label key={option} className="flex items-center gap-2 text-sm">
+              <input type="radio" name={field.name} value={option} defaultChecked={value === option} className={RADIO} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+      )
+    case 'checkbox':
+      return (
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" name={field.name} defaultChecked={value === 'on'} className="mt-0.5 size-4 shrink-0 accent-primary" />
+          <span>
+            <span className="font-medium">{control.label}</span>: {control.description}
+          </span>
+        </label>
+      )
+    default:
+      return (
+        <>
+          <Field label={control.label} field={field} type={control.kind} step={control.step} maxLength={control.maxLength} />
+          {control.hint ? <p className="-mt-2 text-xs text-muted-foreground">{control.hint}</p> : null}
+        </>
+      )
+  }
 }

@@ -20,7 +20,7 @@ import { enqueueMail, enqueueRenderedMail, renderMail } from '~/platform/mail/ma
 import { NoticeEmail } from '~/platform/mail/notice-email'
 import { clientIp } from '~/platform/http/client-ip'
 import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
-import { getSettings } from '~/platform/settings/settings.server'
+import { readSettings } from '~/platform/settings/settings.server'
 import { site } from '~/site.config'
 import {
   ADMISSION_MESSAGES as MESSAGES,
@@ -32,6 +32,7 @@ import {
   STATUS_LINK_DAYS,
 } from './limits'
 import { admissionApplications as applications, admissionEvents as events, OPEN_STATUSES } from './schema'
+import { admissionSettings } from './settings.server'
 import { ApplicantIntent, type ApplicationInput, ApplicationSchema, ReviewIntent } from './schemas'
 
 /** Admission inside the product (issue 26, decisions/0025): apply, the private status link, review, invite to pay. */
@@ -514,7 +515,11 @@ async function decisionMail(id: string, decision: Decision, firstName: string, q
     case 'rejected':
       return {
         subject: `Tu solicitud de admisión en ${site.name}`,
-        email: createElement(NoticeEmail, { title: 'Sobre tu solicitud', firstName, paragraphs: [(await getSettings()).rejectionText] }),
+        email: createElement(NoticeEmail, {
+          title: 'Sobre tu solicitud',
+          firstName,
+          paragraphs: [(await readSettings(admissionSettings)).rejectionText],
+        }),
       }
     case 'waitlisted':
       return {
@@ -609,7 +614,7 @@ export async function invitedEmail(token: string) {
  * granted by an admin needs no checkout; Stripe's webhook stays the source of truth for premium.
  */
 export async function mayStartCheckout(member: CurrentUser, executor: DbExecutor = getDb()) {
-  if (!(await getSettings()).admissionRequired || member.isAdmin) return true
+  if (!(await readSettings(admissionSettings)).admissionRequired || member.isAdmin) return true
   const [approved] = await executor
     .select({ id: applications.id })
     .from(applications)
@@ -652,7 +657,7 @@ export const admissionRetentionJob = defineJob<Record<string, never>>({
   },
 })
 
-/** Start-up (server/app.ts) and every run: once a day, one run across processes (keyed by the day). */
+/** Start-up (declared in parts.server.ts) and every run: once a day, one run across processes (keyed by the day). */
 export function scheduleAdmissionRetention(at = new Date()) {
   return enqueue(admissionRetentionJob, {}, { runAt: at, dedupeKey: at.toISOString().slice(0, 10) })
 }

@@ -9,7 +9,8 @@ import { failStatements, getDb } from '~/platform/db/client.server'
 import { jobs } from '~/platform/jobs/schema'
 import { rateLimits } from '~/platform/rate-limit/schema'
 import { appSettings } from '~/platform/settings/schema'
-import { DEFAULT_SETTINGS } from '~/platform/settings/settings.server'
+import { settingDefaults } from '~/platform/settings/settings.server'
+import { admissionSettings } from './settings.server'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { createPeople, createPersona, type People, type Persona } from '../../../tests/setup/members'
 import {
@@ -33,6 +34,8 @@ import * as queueRoute from './queue.route'
 import * as statusRoute from './status.route'
 
 useTestDatabase()
+
+const DEFAULT_SETTINGS = settingDefaults(admissionSettings)
 
 const context = { cspNonce: 'test' }
 let people: People

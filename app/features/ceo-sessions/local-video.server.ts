@@ -372,7 +372,7 @@ export const expireUploadsJob = defineJob<Record<string, never>>({
   },
 })
 
-/** Start-up (server/app.ts) and every run: once a day, one run across processes (keyed by the day). */
+/** Start-up (declared in parts.server.ts) and every run: once a day, one run across processes (keyed by the day). */
 export function scheduleUploadExpiry(at = new Date()) {
   return enqueue(expireUploadsJob, {}, { runAt: at, dedupeKey: at.toISOString().slice(0, 10) })
 }

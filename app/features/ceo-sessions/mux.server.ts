@@ -259,7 +259,7 @@ export const reconcileMuxJob = defineJob<Record<string, never>>({
   },
 })
 
-/** Start-up (server/app.ts) and every run: the next reconciliation, only while Mux is configured. */
+/** Start-up (declared in parts.server.ts) and every run: the next reconciliation, only while Mux is configured. */
 export async function scheduleMuxReconciliation(at = new Date()) {
   if (!getEnv().MUX_TOKEN_ID) return false
   return enqueue(reconcileMuxJob, {}, { runAt: at, dedupeKey: slotStart(at).toISOString() })

@@ -3,12 +3,13 @@ import { TabNav } from '~/ui/tab-nav'
 import { Outlet, redirect, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { Megaphone } from 'lucide-react'
 import { site } from '~/site.config'
-import { activeAnnouncement, DEFAULT_SETTINGS, getSettings } from '~/platform/settings/settings.server'
+import { readSettings, settingDefaults } from '~/platform/settings/settings.server'
 import { displayName } from '~/features/account/display-name'
 import { requireCompleteProfile } from '~/features/account/guards.server'
 import { orWhenFailed } from '~/platform/http/responses.server'
 import { PremiumGateProvider } from './components/premium-gate'
 import { StatsPanel } from './components/stats-panel'
+import { activeAnnouncement, communitySettings } from './settings.server'
 import { communityStats } from './stats.server'
 import type { Route } from './+types/layout.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
@@ -50,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Spec 001 §8: a panel that cannot count shows zeros; the tab under it still loads.
   const [stats, settings] = await Promise.all([
     orWhenFailed(communityStats(), { members: 0, discussions: 0, eventsThisMonth: 0, ceoSessions: 0 }, 'stats panel'),
-    orWhenFailed(getSettings(), DEFAULT_SETTINGS, 'settings'),
+    orWhenFailed(readSettings(communitySettings), settingDefaults(communitySettings), 'settings'),
   ])
   // Issue 28: a member in read-only mode is told until when and why, above what they cannot act on.
   const notice = can(user, 'participate') ? null : readOnlyNotice(user.profile!)

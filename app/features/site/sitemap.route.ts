@@ -1,5 +1,6 @@
 import { getEnv } from '~/platform/env.server'
-import { getSettings } from '~/platform/settings/settings.server'
+import { admissionSettings } from '~/features/admission/settings.server'
+import { readSettings } from '~/platform/settings/settings.server'
 
 /** The public, indexable pages (the member area and the auth pages are left out); the admission form while it is the way in. */
 const PATHS = ['/', '/pricing', '/legal', '/privacidad'] as const
@@ -9,7 +10,7 @@ const escapeXml = (value: string) =>
 
 export async function loader() {
   const origin = getEnv().APP_URL
-  const paths = (await getSettings()).admissionMode === 'in_app' ? [...PATHS, '/admision'] : PATHS
+  const paths = (await readSettings(admissionSettings)).admissionMode === 'in_app' ? [...PATHS, '/admision'] : PATHS
   const urls = paths.map((path) => `  <url>\n    <loc>${escapeXml(`${origin}${path}`)}</loc>\n  </url>`).join('\n')
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`
   return new Response(xml, {

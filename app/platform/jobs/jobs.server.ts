@@ -29,6 +29,27 @@ export function defineJob<Payload>(definition: JobDefinition<Payload>) {
   return definition
 }
 
+let declared: { jobs: readonly JobDefinition<never>[]; schedules: ReadonlyArray<() => Promise<unknown>> } = { jobs: [], schedules: [] }
+
+/**
+ * Called once, by the collected parts (app/parts.server.ts): the jobs every feature declares (listed
+ * there, their modules are loaded, so every process that runs the worker defines them) and what
+ * each schedules at start-up.
+ */
+export function registerJobs(jobs: readonly JobDefinition<never>[], schedules: ReadonlyArray<() => Promise<unknown>>) {
+  declared = { jobs, schedules }
+}
+
+export function declaredJobs() {
+  return declared.jobs
+}
+
+/** At start-up, once the worker runs: the next run of each regular job (its dedupe key keeps one across processes). */
+export async function runSchedules() {
+  if (declared.jobs.length === 0) throw new Error('No jobs declared: app/parts.server.ts was not imported')
+  for (const schedule of declared.schedules) await schedule()
+}
+
 /** The Spanish name of a kind of job, for the console (its own name when this process does not define it). */
 export function jobLabel(name: string) {
   return definitions.get(name)?.label ?? name

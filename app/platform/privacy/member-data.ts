@@ -3,7 +3,7 @@ import type { DbExecutor } from '~/platform/db/client.server'
 
 /**
  * What the app holds of a member, declared by each feature in its own folder
- * (`features/<feature>/member-data.server.ts`) and collected once in `app/member-data.server.ts`:
+ * (`features/<feature>/member-data.server.ts`, referred to by its `parts.server.ts`) and collected once in `app/parts.server.ts`:
  * the data export (GDPR articles 15 and 20) and the account deletion (article 17) read these
  * declarations instead of reaching into every feature's tables by name, so a feature added later
  * brings its own (decisions/0028).
@@ -50,13 +50,13 @@ export interface MemberDataPart {
 
 let registered: readonly MemberDataPart[] = []
 
-/** Called once, by `app/member-data.server.ts`. */
+/** Called once, by `registerParts` (platform/parts.server.ts). */
 export function registerMemberData(parts: readonly MemberDataPart[]) {
   registered = parts
 }
 
 export function memberDataParts() {
-  if (registered.length === 0) throw new Error('No member data declared: app/member-data.server.ts was not imported')
+  if (registered.length === 0) throw new Error('No member data declared: app/parts.server.ts was not imported')
   return registered
 }
 
