@@ -197,24 +197,27 @@ function statusLinkId(token: string) {
   return link.id
 }
 
+/** What the applicant answered: the form's fields. */
+const answerColumns = {
+  firstName: applications.firstName,
+  lastName: applications.lastName,
+  email: applications.email,
+  phone: applications.phone,
+  linkedinUrl: applications.linkedinUrl,
+  company: applications.company,
+  position: applications.position,
+  sector: applications.sector,
+  yearsExperience: applications.yearsExperience,
+  targetRole: applications.targetRole,
+  contribution: applications.contribution,
+  expectations: applications.expectations,
+  referral: applications.referral,
+}
+
 /** An open application's answers, for its applicant to change them (the apply form, opened from the private link). */
 export async function answersToChange(token: string) {
   const [application] = await getDb()
-    .select({
-      firstName: applications.firstName,
-      lastName: applications.lastName,
-      email: applications.email,
-      phone: applications.phone,
-      linkedinUrl: applications.linkedinUrl,
-      company: applications.company,
-      position: applications.position,
-      sector: applications.sector,
-      yearsExperience: applications.yearsExperience,
-      targetRole: applications.targetRole,
-      contribution: applications.contribution,
-      expectations: applications.expectations,
-      referral: applications.referral,
-    })
+    .select(answerColumns)
     .from(applications)
     .where(and(eq(applications.id, statusLinkId(token)), openCondition))
   if (!application) refuse(409, MESSAGES.closed)
@@ -280,7 +283,13 @@ export async function applicantAction(request: Request, token: string) {
             .returning({ firstName: applications.firstName, lastName: applications.lastName })
           if (!row) refuse(409, 'Ya no esperamos una respuesta a esta solicitud')
           await tx.insert(events).values({ applicationId: id, kind: 'answered', body: answer })
-          await notifyAdmins(tx, admins, id, 'Respuesta de un candidato', `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`)
+          await notifyAdmins(
+            tx,
+            admins,
+            id,
+            'Respuesta de un candidato',
+            `${row.firstName} ${row.lastName} ha respondido a vuestra pregunta`,
+          )
         })
         return success({ answered: true }, { title: MESSAGES.answered })
       },
@@ -346,19 +355,7 @@ export async function getApplication(id: string) {
   const [application] = await getDb()
     .select({
       id: applications.id,
-      email: applications.email,
-      firstName: applications.firstName,
-      lastName: applications.lastName,
-      phone: applications.phone,
-      linkedinUrl: applications.linkedinUrl,
-      company: applications.company,
-      position: applications.position,
-      sector: applications.sector,
-      yearsExperience: applications.yearsExperience,
-      targetRole: applications.targetRole,
-      contribution: applications.contribution,
-      expectations: applications.expectations,
-      referral: applications.referral,
+      ...answerColumns,
       status: applications.status,
       createdAt: applications.createdAt,
       userId: applications.userId,
@@ -482,10 +479,7 @@ async function decideApplication(
       .returning({ id: applications.id })
     if (!row) refuse(409, MESSAGES.decidedElsewhere, { detail: { id, seen } })
     await tx.insert(events).values({ applicationId: id, kind: decision, actorUserId: admin.id, body: question ?? null })
-    await recordAudit(
-      { action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id } },
-      tx,
-    )
+    await recordAudit({ action: DECISION_AUDIT[decision], actorUserId: admin.id, details: { applicationId: id } }, tx)
     await enqueueRenderedMail(mail, tx)
   })
   return success({ status: decision }, { title: DECISION_TOAST[decision] })
