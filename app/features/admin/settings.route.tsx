@@ -16,6 +16,12 @@ import type { Route } from './+types/settings.route'
 
 const RADIO = 'size-4 shrink-0 accent-primary'
 
+/** Where 'Solicitar admisión' leads. */
+const ADMISSION_MODES = {
+  in_app: 'El formulario de la comunidad (/admision), con la cola de solicitudes en la consola',
+  external: 'Un formulario externo, en una pestaña nueva',
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminConsole(request)
   const settings = await getSettings()
@@ -63,26 +69,18 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </p>
           <fieldset className="grid gap-2">
             <legend className="text-sm font-medium">&lsquo;Solicitar admisión&rsquo; lleva a</legend>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name={fields.admissionMode.name}
-                value="in_app"
-                defaultChecked={loaderData.admissionMode === 'in_app'}
-                className={RADIO}
-              />
-              El formulario de la comunidad (/admision), con la cola de solicitudes en la consola
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name={fields.admissionMode.name}
-                value="external"
-                defaultChecked={loaderData.admissionMode === 'external'}
-                className={RADIO}
-              />
-              Un formulario externo, en una pestaña nueva
-            </label>
+            {Object.entries(ADMISSION_MODES).map(([mode, text]) => (
+              <label key={mode} className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name={fields.admissionMode.name}
+                  value={mode}
+                  defaultChecked={loaderData.admissionMode === mode}
+                  className={RADIO}
+                />
+                {text}
+              </label>
+            ))}
           </fieldset>
           <Field label="Formulario externo de admisión" field={fields.admissionFormUrl} type="url" maxLength={500} />
           <label className="flex items-start gap-2 text-sm">
