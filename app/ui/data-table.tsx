@@ -23,16 +23,18 @@ export function DataTable<Row>({
   rows,
   rowKey,
   empty,
+  className,
 }: {
   label: string
   columns: Column<Row>[]
   rows: Row[]
   rowKey: (row: Row) => string | number
   empty: string
+  className?: string
 }) {
   if (rows.length === 0) return <p className="rounded-lg border border-dashed p-8 text-center text-muted-foreground">{empty}</p>
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div className={cn('overflow-x-auto rounded-lg border', className)}>
       <table aria-label={label} className="w-full text-sm">
         <thead className="hidden bg-muted/50 text-left md:table-header-group">
           <tr>

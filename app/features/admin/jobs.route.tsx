@@ -52,6 +52,7 @@ export default function JobsPage({ loaderData: d, actionData }: Route.ComponentP
           rows={d.pending}
           rowKey={(row) => row.name}
           empty="No hay trabajos pendientes."
+          className="max-w-xl"
           columns={[
             { header: 'Tipo', cell: (row) => row.kind },
             { header: 'En cola', numeric: true, labelled: true, cell: (row) => row.queued },
