@@ -24,7 +24,7 @@ import { startSettings, stopSettings } from '~/platform/settings/settings.server
 import { createBackup, restoreBackup, startBackupRequests, stopBackupRequests } from '~/platform/backup/backup.server'
 import { press } from '~/features/site/content'
 import { placeholderFields } from '~/site.config'
-import { fetchRequestOf, fetchRoute, sendFetchResponse } from './fetch-route'
+import { fetchRoute } from './fetch-route'
 import {
   allowedMethods,
   bodySizeLimit,
@@ -177,19 +177,12 @@ export function createApp({ development }: { development: boolean }) {
   app.use(allowedMethods())
   app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: TOKEN_AUTHENTICATED_PATHS }))
   app.use(bodySizeLimit({ maxBytes: MAX_FORM_BODY_BYTES }))
-  app.get('/notificaciones/stream', (req, res, next) => {
-    notificationStream(fetchRequestOf(req))
-      .then((response) => sendFetchResponse(res, response))
-      // A member who closed the tab is not an error.
-      .catch((error: unknown) => (req.destroyed ? undefined : next(error)))
-  })
+  app.get('/notificaciones/stream', fetchRoute(notificationStream, 'notification stream'))
   app.get(EXPORT_PATH, fetchRoute(exportMembers, 'members export'))
-  app.put(`${UPLOAD_PATH}:uploadId`, (req, res, next) => {
-    handleVideoUpload(fetchRequestOf(req), req.params.uploadId!)
-      .then((response) => sendFetchResponse(res, response))
-      // A browser that dropped the connection mid-chunk (the upload resumes later) is not an error.
-      .catch((error: unknown) => (req.destroyed ? logger.debug({ err: error }, 'video chunk: client gone') : next(error)))
-  })
+  app.put(
+    `${UPLOAD_PATH}:uploadId`,
+    fetchRoute((request, { uploadId }) => handleVideoUpload(request, String(uploadId)), 'video chunk'),
+  )
   app.use(
     createRequestHandler({
       // The build itself, not a function returning it: given a function, React Router derives its

@@ -12,11 +12,14 @@ import { logger } from '~/platform/logger.server'
  * logged once with the request id and is a 500 before the first byte, or, once the 200 and part of
  * the body are out, a cut connection: the body never gets its last chunk, so the browser and curl
  * report a failed download instead of keeping a shorter file that looks complete. A client that
- * went away is not a failure.
+ * went away (a closed tab, an upload dropped mid-chunk that resumes later) is not a failure.
  */
-export function fetchRoute(handle: (request: Request) => Promise<Response>, what: string): express.RequestHandler {
+export function fetchRoute(
+  handle: (request: Request, params: express.Request['params']) => Promise<Response>,
+  what: string,
+): express.RequestHandler {
   return (req, res) => {
-    handle(fetchRequestOf(req))
+    handle(fetchRequestOf(req), req.params)
       .catch(unavailableIfDatabaseAway)
       .catch((thrown: unknown) => {
         if (thrown instanceof Response) return thrown
@@ -24,7 +27,8 @@ export function fetchRoute(handle: (request: Request) => Promise<Response>, what
       })
       .then((response) => sendFetchResponse(res, response))
       .catch((error: unknown) => {
-        if ((error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE') return logger.debug({ err: error }, `${what}: client gone`)
+        if (req.destroyed || (error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE')
+          return logger.debug({ err: error }, `${what}: client gone`)
         logger.error({ err: error }, `${what} failed`)
         if (res.headersSent) res.destroy()
         else res.status(500).type('text/plain; charset=utf-8').send('Error inesperado. Vuelve a intentarlo en unos segundos.')

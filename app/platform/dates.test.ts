@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest'
-import { formatMonthYear, fromWallTime, fullDateTime, longDate, relativeTime, toWallTime } from './dates'
+import { addDays, dayRange, formatMonthYear, fromWallTime, fullDateTime, longDate, relativeTime, toWallTime } from './dates'
 
 describe('dates', () => {
   const winter = '2026-11-23T18:00:00Z' // 19:00 in Madrid (CET)
@@ -67,5 +67,23 @@ describe('calendar fields in a zone', () => {
         if (actual !== expected) expect(`${timeZone} ${new Date(instant).toISOString()}: ${actual}`).toBe(`${timeZone}: ${expected}`)
       }
     }
+  })
+})
+
+describe("a filter's days ('Desde', 'Hasta')", () => {
+  test("bound the community's days: 'Hasta' includes its day, across a change of the clocks", () => {
+    // 29 March 2026: Madrid's clocks go forward, a day of 23 hours.
+    expect(dayRange('2026-03-29', '2026-03-29')).toEqual({
+      from: new Date('2026-03-28T23:00:00Z'),
+      to: new Date('2026-03-29T22:00:00Z'),
+    })
+    expect(dayRange('2026-12-31', '')).toEqual({ from: new Date('2026-12-30T23:00:00Z'), to: null })
+    expect(dayRange('', '2026-12-31')).toEqual({ from: null, to: new Date('2026-12-31T23:00:00Z') })
+    expect(dayRange('', '')).toEqual({ from: null, to: null })
+  })
+
+  test('a day plus or minus days crosses months and years', () => {
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01')
+    expect(addDays('2028-03-01', -1)).toBe('2028-02-29')
   })
 })

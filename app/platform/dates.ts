@@ -129,6 +129,22 @@ export function fromWallTime(value: string, timeZone = DEFAULT_TIME_ZONE) {
   return new Date(asUtc - offsetAt(first))
 }
 
+/** A calendar day ('YYYY-MM-DD') plus `days`. */
+export function addDays(day: string, days: number) {
+  const date = new Date(`${day}T00:00:00Z`)
+  date.setUTCDate(date.getUTCDate() + days)
+  return date.toISOString().slice(0, 10)
+}
+
+/**
+ * A filter's 'Desde' and 'Hasta' days ('' for none) as the instants they bound in the community's
+ * zone: from the start of the first day to the start of the day after the last, so 'Hasta'
+ * includes its day (a day of 23 or 25 hours too).
+ */
+export function dayRange(from: string, to: string) {
+  return { from: from ? fromWallTime(`${from}T00:00`) : null, to: to ? fromWallTime(`${addDays(to, 1)}T00:00`) : null }
+}
+
 /**
  * The date's wall-clock time in `timeZone`, written as if it were a UTC instant (milliseconds):
  * the difference from the instant itself is the zone's offset then.

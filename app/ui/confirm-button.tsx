@@ -1,36 +1,50 @@
-import { type ReactNode, useState } from 'react'
+import { Trash2 } from 'lucide-react'
+import { useState } from 'react'
 import type { FetcherWithComponents } from 'react-router'
 import { Button } from './button'
 import { DisclosureForm } from './disclosure'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from './dialog'
 import { useHydrated } from './use-hydrated'
 
+/** 'Eliminar' among a card's small controls (a comment's, a session card's), or beside buttons (a post's, an event's). */
+const LOOKS = {
+  compact: { button: 'inline-flex items-center gap-1 rounded px-2 py-1 text-destructive hover:bg-accent', icon: 'size-3.5' },
+  regular: {
+    button: 'inline-flex h-9 items-center gap-1.5 rounded-md px-3 text-sm font-medium text-destructive hover:bg-accent',
+    icon: 'size-4',
+  },
+}
+
 /**
- * A destructive action behind the spec's confirmation question: an accessible dialog once the
- * page is interactive (not window.confirm); before that, the same question in a disclosure with
- * a plain form, so it also works without JavaScript.
+ * 'Eliminar' behind the spec's confirmation question: an accessible dialog once the page is
+ * interactive (not window.confirm); before that, the same question in a disclosure with a plain
+ * form, so it also works without JavaScript.
  */
 export function ConfirmButton({
   fetcher,
   fields,
   action,
   question,
-  className,
-  children,
+  compact,
 }: {
   fetcher: FetcherWithComponents<unknown>
   fields: Record<string, string>
   /** The action that answers, and the page a form without JavaScript lands on. */
   action: string
   question: string
-  className?: string
-  children: ReactNode
+  compact?: boolean
 }) {
   const [open, setOpen] = useState(false)
   const hydrated = useHydrated()
+  const look = LOOKS[compact ? 'compact' : 'regular']
+  const label = (
+    <>
+      <Trash2 className={look.icon} aria-hidden /> Eliminar
+    </>
+  )
   if (!hydrated) {
     return (
-      <DisclosureForm summary={children} summaryClassName={className} action={action} submitLabel="Eliminar" destructive>
+      <DisclosureForm summary={label} summaryClassName={look.button} action={action} submitLabel="Eliminar" destructive>
         {Object.entries(fields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
@@ -40,8 +54,8 @@ export function ConfirmButton({
   }
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)}>
-        {children}
+      <button type="button" className={look.button} onClick={() => setOpen(true)}>
+        {label}
       </button>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent className="max-w-sm">

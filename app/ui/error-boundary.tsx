@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useRevalidator, useRouteError } from 'react-router'
 import { Button } from './button'
+import { Card, CardContent, CardDescription, CardHeader } from './card'
 
 /** Spec 000 §2 gives the original's English text; the site is Spanish (docs/decisions/0018). */
 export function NotFound() {
@@ -50,6 +51,32 @@ export function GeneralErrorBoundary() {
         </Button>
       </div>
     </section>
+  )
+}
+
+/**
+ * The boundary of a small public page opened from a link in an e-mail (an application's status, an
+ * unsubscribe): a refusal's message as the page's heading, what to do about it (`describe`, by
+ * status) and one way on; anything else is the general boundary.
+ */
+export function SmallPageErrorBoundary({ to, label, describe }: { to: string; label: string; describe?: (status: number) => string }) {
+  const error = useRouteError()
+  const failure = isRouteErrorResponse(error) ? failureMessage(error.data) : null
+  if (!failure || !isRouteErrorResponse(error)) return <GeneralErrorBoundary />
+  return (
+    <div className="mx-auto grid w-full max-w-xl gap-6 px-4 py-10">
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-semibold leading-tight">{failure.title}</h1>
+          {describe ? <CardDescription>{describe(error.status)}</CardDescription> : null}
+        </CardHeader>
+        <CardContent>
+          <Button asChild>
+            <Link to={to}>{label}</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
   )
 }
 

@@ -263,13 +263,15 @@ async function confirmTwoFactor(request: Request, member: CurrentUser, code: str
     refuseTwoFactor(error)
   }
   await endOtherSignIns(member.id, sessionTokenOf(headers))
-  await recordAudit({ action: 'two_factor_enabled', actorUserId: member.id, targetUserId: member.id })
-  await mailSecurityNotice(member.id, 'two-factor-enabled')
-  return redirectWithToast(
-    '/perfil#seguridad',
-    { type: 'success', title: 'Verificación en dos pasos activada' },
-    { headers: sessionCookies(headers) },
-  )
+  return twoFactorChanged(member, 'enabled', headers)
+}
+
+/** Two-factor sign-in turned on or off: audited, told to the member by e-mail, this device's renewed session kept. */
+async function twoFactorChanged(member: CurrentUser, change: 'enabled' | 'disabled', headers: Headers) {
+  await recordAudit({ action: `two_factor_${change}`, actorUserId: member.id, targetUserId: member.id })
+  await mailSecurityNotice(member.id, `two-factor-${change}`)
+  const title = change === 'enabled' ? 'Verificación en dos pasos activada' : 'Verificación en dos pasos desactivada'
+  return redirectWithToast('/perfil#seguridad', { type: 'success', title }, { headers: sessionCookies(headers) })
 }
 
 /** A code from the member's app, or one of their recovery codes (which it uses up). */
@@ -305,13 +307,7 @@ async function stopTwoFactor(request: Request, member: CurrentUser, password: st
   } catch (error) {
     refuseTwoFactor(error)
   }
-  await recordAudit({ action: 'two_factor_disabled', actorUserId: member.id, targetUserId: member.id })
-  await mailSecurityNotice(member.id, 'two-factor-disabled')
-  return redirectWithToast(
-    '/perfil#seguridad',
-    { type: 'success', title: 'Verificación en dos pasos desactivada' },
-    { headers: sessionCookies(headers) },
-  )
+  return twoFactorChanged(member, 'disabled', headers)
 }
 
 /**

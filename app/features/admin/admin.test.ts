@@ -564,6 +564,22 @@ describe('audit log (/admin/registro)', () => {
   })
 })
 
+describe("the audit log's days", () => {
+  test("'Desde' and 'Hasta' are the community's days, 'Hasta' included", async () => {
+    const [line] = await getDb()
+      .insert(auditLog)
+      .values({ action: 'settings_changed', actorUserId: people.admin.userId, createdAt: new Date('2026-03-01T23:30:00Z') })
+      .returning({ id: auditLog.id })
+    const ids = async (days: string) =>
+      (await load(auditRoute, `/admin/registro?accion=settings_changed&${days}`, people.admin.cookie)).data.entries.map(
+        (entry: { id: number }) => entry.id,
+      )
+    // 23:30 UTC on 1 March is 00:30 on 2 March in Madrid.
+    expect(await ids('desde=2026-03-02&hasta=2026-03-02')).toEqual([line!.id])
+    expect(await ids('desde=2026-03-01&hasta=2026-03-01')).toEqual([])
+  })
+})
+
 describe('what the dashboard counts is written down as it happens', () => {
   test('a member who opens the community is active today, written once', async () => {
     const today = toWallTime(new Date(), DEFAULT_TIME_ZONE).slice(0, 10)

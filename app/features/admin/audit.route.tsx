@@ -1,14 +1,13 @@
 import { Form, Link } from 'react-router'
-import { AUDIT_ACTIONS, type AuditAction } from '~/platform/audit/actions'
+import type { AuditAction } from '~/platform/audit/actions'
 import { listAuditEntries } from '~/platform/audit/audit.server'
 import { requireAdminConsole } from '~/features/account/guards.server'
-import { DEFAULT_TIME_ZONE, fromWallTime, fullDateTime } from '~/platform/dates'
+import { dayRange, fullDateTime } from '~/platform/dates'
+import { readQuery, listHref } from '~/platform/http/query'
 import { Button } from '~/ui/button'
+import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { Input, SELECT_CLASS } from '~/ui/input'
-import { Label } from '~/ui/label'
-import { DayField, FilterButtons } from './components/filter-fields'
-import { addDays } from './dashboard.server'
+import { ChoiceField, DayField, FilterButtons, SearchBox } from '~/ui/filter-fields'
 import { accountIdsMatching } from './members.server'
 import type { Route } from './+types/audit.route'
 
@@ -48,34 +47,24 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   member_data_exported: 'Datos de un miembro exportados a petición suya',
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminConsole(request)
-  const params = new URL(request.url).searchParams
-  const who = (params.get('quien') ?? '').slice(0, 100).trim()
-  const askedAction = params.get('accion') ?? ''
-  const action = (AUDIT_ACTIONS as readonly string[]).includes(askedAction) ? (askedAction as AuditAction) : null
-  const day = (name: string) => {
-    const value = params.get(name) ?? ''
-    return DAY.test(value) && fromWallTime(`${value}T00:00`) ? value : ''
+  const read = readQuery(new URL(request.url).searchParams)
+  const filter = {
+    quien: read.text('quien'),
+    accion: read.choice('accion', ACTION_LABELS),
+    desde: read.day('desde'),
+    hasta: read.day('hasta'),
   }
-  const from = day('desde')
-  const to = day('hasta')
-  const before = Number.parseInt(params.get('antes') ?? '', 10)
   const { entries, nextBeforeId } = await listAuditEntries({
-    actorUserIds: who ? await accountIdsMatching(who) : null,
-    action,
-    from: from ? fromWallTime(`${from}T00:00`, DEFAULT_TIME_ZONE) : null,
-    to: to ? fromWallTime(`${addDays(to, 1)}T00:00`, DEFAULT_TIME_ZONE) : null,
-    beforeId: Number.isSafeInteger(before) && before > 0 ? before : null,
+    actorUserIds: filter.quien ? await accountIdsMatching(filter.quien) : null,
+    action: filter.accion || null,
+    ...dayRange(filter.desde, filter.hasta),
+    beforeId: read.positive('antes'),
   })
-  const filter = { quien: who, accion: action ?? '', desde: from, hasta: to }
-  const next = new URLSearchParams(Object.entries(filter).filter(([, value]) => value))
-  if (nextBeforeId) next.set('antes', String(nextBeforeId))
   return {
     filter,
-    nextHref: nextBeforeId ? `/admin/registro?${next}` : null,
+    nextHref: nextBeforeId ? listHref('/admin/registro', { ...filter, antes: nextBeforeId }) : null,
     entries: entries.map((entry) => ({
       id: entry.id,
       when: fullDateTime(entry.createdAt),
@@ -99,38 +88,33 @@ export default function AuditPage({ loaderData: d }: Route.ComponentProps) {
         Registro de acciones
       </h2>
       <Form method="get" action="/admin/registro" role="search" className="grid gap-3 rounded-lg border p-3 sm:grid-cols-2 lg:grid-cols-4">
-        <div className="grid min-w-0 gap-1.5">
-          <Label htmlFor="audit-who">Quién (nombre o e-mail)</Label>
-          <Input id="audit-who" name="quien" type="search" defaultValue={d.filter.quien} maxLength={100} />
-        </div>
-        <div className="grid min-w-0 gap-1.5">
-          <Label htmlFor="audit-action">Acción</Label>
-          <select id="audit-action" name="accion" defaultValue={d.filter.accion} className={`${SELECT_CLASS} min-w-0`}>
-            <option value="">Todas</option>
-            {AUDIT_ACTIONS.map((action) => (
-              <option key={action} value={action}>
-                {ACTION_LABELS[action]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchBox id="audit-who" name="quien" label="Quién (nombre o e-mail)" defaultValue={d.filter.quien} />
+        <ChoiceField id="audit-action" name="accion" label="Acción" choices={ACTION_LABELS} all="Todas" defaultValue={d.filter.accion} />
         <DayField id="audit-from" name="desde" label="Desde" defaultValue={d.filter.desde} />
         <DayField id="audit-to" name="hasta" label="Hasta" defaultValue={d.filter.hasta} />
         <FilterButtons submit="Filtrar" clearHref="/admin/registro" className="sm:col-span-2 lg:col-span-4" />
       </Form>
-      {d.entries.length === 0 ? (
-        <p className="rounded-lg border border-dashed p-8 text-center text-muted-foreground">
-          No hay acciones registradas con estos filtros.
-        </p>
-      ) : (
-        <ol className="grid gap-2">
-          {d.entries.map((entry) => (
-            <li key={entry.id} className="grid gap-1 rounded-lg border p-3 text-sm">
-              <p className="flex flex-wrap justify-between gap-x-3">
+      <DataTable
+        label="Acciones registradas"
+        rows={d.entries}
+        rowKey={(entry) => entry.id}
+        empty="No hay acciones registradas con estos filtros."
+        columns={[
+          {
+            header: 'Acción',
+            cell: (entry) => (
+              <>
                 <strong>{entry.action}</strong>
-                <span className="text-muted-foreground">{entry.when}</span>
-              </p>
-              <p>
+                {entry.details ? (
+                  <code className="block text-xs text-muted-foreground [overflow-wrap:anywhere]">{entry.details}</code>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            header: 'Quién',
+            cell: (entry) => (
+              <>
                 {entry.actor ? (
                   <>
                     Por{' '}
@@ -151,12 +135,12 @@ export default function AuditPage({ loaderData: d }: Route.ComponentProps) {
                   </>
                 ) : null}
                 {entry.ipAddress ? <span className="text-muted-foreground"> · IP {entry.ipAddress}</span> : null}
-              </p>
-              {entry.details ? <code className="block text-xs text-muted-foreground [overflow-wrap:anywhere]">{entry.details}</code> : null}
-            </li>
-          ))}
-        </ol>
-      )}
+              </>
+            ),
+          },
+          { header: 'Cuándo', cell: (entry) => entry.when, className: 'text-muted-foreground md:whitespace-nowrap' },
+        ]}
+      />
       {d.nextHref ? (
         <Button asChild variant="outline" className="justify-self-center">
           <Link to={d.nextHref}>Ver acciones anteriores</Link>

@@ -32,24 +32,21 @@ export function jobsAction(request: Request, admin: CurrentUser) {
       invalid: JOB_MESSAGES.retryFailed,
       async run({ jobId }) {
         // Two admins at once: the first puts it back in the queue, the second is told.
-        const retried = await getDb().transaction(async (tx) => {
-          const count = await retryFailedJobs([jobId], tx)
-          if (count) await recordAudit({ action: 'job_retried', actorUserId: admin.id, details: { jobId } }, tx)
-          return count
+        await getDb().transaction(async (tx) => {
+          if (!(await retryFailedJobs([jobId], tx))) refuse(409, JOB_MESSAGES.gone, { detail: { jobId } })
+          await recordAudit({ action: 'job_retried', actorUserId: admin.id, details: { jobId } }, tx)
         })
-        if (!retried) refuse(409, JOB_MESSAGES.gone, { detail: { jobId } })
         return success({ jobId }, { title: 'Trabajo en la cola de nuevo' })
       },
     },
     'discard-job': {
       invalid: JOB_MESSAGES.discardFailed,
       async run({ jobId }) {
-        const removed = await getDb().transaction(async (tx) => {
+        await getDb().transaction(async (tx) => {
           const [job] = await discardFailedJobs([jobId], tx)
-          if (job) await recordAudit({ action: 'job_discarded', actorUserId: admin.id, details: { jobId, name: job.name } }, tx)
-          return job
+          if (!job) refuse(409, JOB_MESSAGES.gone, { detail: { jobId } })
+          await recordAudit({ action: 'job_discarded', actorUserId: admin.id, details: { jobId, name: job.name } }, tx)
         })
-        if (!removed) refuse(409, JOB_MESSAGES.gone, { detail: { jobId } })
         return success({ jobId }, { title: 'Trabajo descartado' })
       },
     },

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
-import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
+import { addDays, DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
 import type { Period } from './filters'
 import type { activityDaily } from './schema'
 
@@ -15,13 +15,6 @@ export const SERIES_WEEKS = 12
 /** What the SQL gets back: a day or week and its count. */
 type DayCounts = Array<[string, number]>
 type Kind = (typeof activityDaily.kind.enumValues)[number]
-
-/** A calendar day ('YYYY-MM-DD') plus `days`. */
-export function addDays(day: string, days: number) {
-  const date = new Date(`${day}T00:00:00Z`)
-  date.setUTCDate(date.getUTCDate() + days)
-  return date.toISOString().slice(0, 10)
-}
 
 /** The Monday of the day's week. */
 export function mondayOf(day: string) {

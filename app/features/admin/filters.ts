@@ -1,4 +1,4 @@
-import { fromWallTime } from '~/platform/dates'
+import { filterQuery, readQuery } from '~/platform/http/query'
 
 /**
  * What the console's pages read from their query strings, shared by their loaders and their
@@ -11,8 +11,8 @@ export type Period = (typeof PERIODS)[number]
 
 /**
  * The members table's filter (/admin/miembros), read the same way by the table and its CSV
- * export, so the export is exactly the table an admin is looking at. Unknown values are ignored
- * (the filter is off), texts are cut at 100 characters.
+ * export, so the export is exactly the table an admin is looking at (read as every list reads
+ * its filter: platform/http/query.ts).
  */
 export const FILTERS = {
   premium: { si: 'Premium', no: 'Sin premium' },
@@ -36,31 +36,20 @@ export interface MemberFilter {
   pagina: number
 }
 
-const choice = <K extends keyof typeof FILTERS>(key: K, value: string | null): Choice<K> =>
-  value && Object.hasOwn(FILTERS[key], value) ? (value as Choice<K>) : ''
-const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && fromWallTime(`${value}T00:00`) ? value : '')
-
 export function readMemberFilter(params: URLSearchParams): MemberFilter {
-  const page = Number.parseInt(params.get('pagina') ?? '1', 10)
+  const read = readQuery(params)
   return {
-    q: (params.get('q') ?? '').slice(0, 100),
-    premium: choice('premium', params.get('premium')),
-    origen: choice('origen', params.get('origen')),
-    rol: choice('rol', params.get('rol')),
-    perfil: choice('perfil', params.get('perfil')),
-    desde: day(params.get('desde')),
-    hasta: day(params.get('hasta')),
-    orden: choice('orden', params.get('orden')),
-    pagina: Number.isFinite(page) && page > 0 ? Math.min(page, 100_000) : 1,
+    q: read.text('q'),
+    premium: read.choice('premium', FILTERS.premium),
+    origen: read.choice('origen', FILTERS.origen),
+    rol: read.choice('rol', FILTERS.rol),
+    perfil: read.choice('perfil', FILTERS.perfil),
+    desde: read.day('desde'),
+    hasta: read.day('hasta'),
+    orden: read.choice('orden', FILTERS.orden),
+    pagina: read.page(),
   }
 }
 
-/** The filter as a query string (without the page unless asked), for links and the export. */
-export function memberFilterQuery(filter: MemberFilter, page?: number) {
-  const params = new URLSearchParams()
-  for (const key of ['q', 'premium', 'origen', 'rol', 'perfil', 'desde', 'hasta', 'orden'] as const) {
-    if (filter[key]) params.set(key, filter[key])
-  }
-  if (page && page > 1) params.set('pagina', String(page))
-  return params.toString()
-}
+/** The filter as a query string without its page: the export's link and its audit line. */
+export const memberFilterQuery = (filter: MemberFilter) => filterQuery({ ...filter, pagina: null })

@@ -7,6 +7,7 @@ import { jobLabel, listFailedJobs, pendingJobsByName } from '~/platform/jobs/job
 import { ActionStatus } from '~/ui/action-status'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
+import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { jobsAction } from './console.server'
 import type { Route } from './+types/jobs.route'
@@ -46,36 +47,18 @@ export default function JobsPage({ loaderData: d, actionData }: Route.ComponentP
         <h2 id="pending-title" className="text-xl font-semibold">
           En cola y en curso
         </h2>
-        {d.pending.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No hay trabajos pendientes.</p>
-        ) : (
-          <table className="w-full max-w-xl text-sm">
-            <thead className="text-left">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Tipo
-                </th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">
-                  En cola
-                </th>
-                <th scope="col" className="py-1 text-right font-medium">
-                  En curso
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.pending.map((row) => (
-                <tr key={row.name} className="border-t">
-                  <th scope="row" className="py-1 pr-3 font-normal">
-                    {row.kind}
-                  </th>
-                  <td className="py-1 pr-3 text-right tabular-nums">{row.queued}</td>
-                  <td className="py-1 text-right tabular-nums">{row.running}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          label="Trabajos en cola y en curso"
+          rows={d.pending}
+          rowKey={(row) => row.name}
+          empty="No hay trabajos pendientes."
+          className="max-w-xl"
+          columns={[
+            { header: 'Tipo', cell: (row) => row.kind },
+            { header: 'En cola', numeric: true, labelled: true, cell: (row) => row.queued },
+            { header: 'En curso', numeric: true, labelled: true, cell: (row) => row.running },
+          ]}
+        />
       </section>
       <section aria-labelledby="failed-title" className="grid gap-3">
         <h2 id="failed-title" className="text-xl font-semibold">

@@ -5,7 +5,7 @@ import { subscriptions } from '~/features/billing/schema'
 import { normalizeSearch } from '~/features/members/members.server'
 import { user, userRoles } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
-import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
+import { dayRange, DEFAULT_TIME_ZONE, toWallTime } from '~/platform/dates'
 import type { MemberFilter } from './filters'
 
 /**
@@ -42,12 +42,9 @@ function whereOf(filter: MemberFilter): SQL | undefined {
   else if (filter.rol)
     conditions.push(sql`exists (select 1 from ${userRoles} r where r.user_id = ${profiles.userId} and r.role = ${ROLE_OF[filter.rol]})`)
   if (filter.perfil) conditions.push(filter.perfil === 'completo' ? sql`${profiles.isComplete}` : sql`not ${profiles.isComplete}`)
-  if (filter.desde) conditions.push(gte(profiles.createdAt, fromWallTime(`${filter.desde}T00:00`, DEFAULT_TIME_ZONE)!))
-  if (filter.hasta) {
-    const next = new Date(`${filter.hasta}T00:00:00Z`)
-    next.setUTCDate(next.getUTCDate() + 1)
-    conditions.push(lt(profiles.createdAt, fromWallTime(`${next.toISOString().slice(0, 10)}T00:00`, DEFAULT_TIME_ZONE)!))
-  }
+  const joined = dayRange(filter.desde, filter.hasta)
+  if (joined.from) conditions.push(gte(profiles.createdAt, joined.from))
+  if (joined.to) conditions.push(lt(profiles.createdAt, joined.to))
   return and(...conditions)
 }
 

@@ -199,24 +199,27 @@ function statusLinkId(token: string) {
   return link.id
 }
 
+/** What the applicant answered: the form's fields. */
+const answerColumns = {
+  firstName: applications.firstName,
+  lastName: applications.lastName,
+  email: applications.email,
+  phone: applications.phone,
+  linkedinUrl: applications.linkedinUrl,
+  company: applications.company,
+  position: applications.position,
+  sector: applications.sector,
+  yearsExperience: applications.yearsExperience,
+  targetRole: applications.targetRole,
+  contribution: applications.contribution,
+  expectations: applications.expectations,
+  referral: applications.referral,
+}
+
 /** An open application's answers, for its applicant to change them (the apply form, opened from the private link). */
 export async function answersToChange(token: string) {
   const [application] = await getDb()
-    .select({
-      firstName: applications.firstName,
-      lastName: applications.lastName,
-      email: applications.email,
-      phone: applications.phone,
-      linkedinUrl: applications.linkedinUrl,
-      company: applications.company,
-      position: applications.position,
-      sector: applications.sector,
-      yearsExperience: applications.yearsExperience,
-      targetRole: applications.targetRole,
-      contribution: applications.contribution,
-      expectations: applications.expectations,
-      referral: applications.referral,
-    })
+    .select(answerColumns)
     .from(applications)
     .where(and(eq(applications.id, statusLinkId(token)), openCondition))
   if (!application) refuse(409, MESSAGES.closed)
@@ -354,19 +357,7 @@ export async function getApplication(id: string) {
   const [application] = await getDb()
     .select({
       id: applications.id,
-      email: applications.email,
-      firstName: applications.firstName,
-      lastName: applications.lastName,
-      phone: applications.phone,
-      linkedinUrl: applications.linkedinUrl,
-      company: applications.company,
-      position: applications.position,
-      sector: applications.sector,
-      yearsExperience: applications.yearsExperience,
-      targetRole: applications.targetRole,
-      contribution: applications.contribution,
-      expectations: applications.expectations,
-      referral: applications.referral,
+      ...answerColumns,
       status: applications.status,
       createdAt: applications.createdAt,
       userId: applications.userId,

@@ -428,6 +428,22 @@ describe('who reviews', () => {
     expect(odd.status).toBe(200)
   })
 
+  test("'Recibidas desde' and 'Recibidas hasta' are the community's days, 'hasta' included", async () => {
+    const { id } = await applied({ firstName: 'Úrsula', lastName: 'Madrugada' })
+    // 23:30 UTC on 1 March is 00:30 on 2 March in Madrid.
+    await getDb()
+      .update(admissionApplications)
+      .set({ createdAt: new Date('2026-03-01T23:30:00Z') })
+      .where(eq(admissionApplications.id, id))
+    const ids = async (days: string) =>
+      (await load(queueRoute, `/admin/admisiones?q=madrugada&${days}`, {}, people.admin.cookie)).data.rows.map(
+        (row: { id: string }) => row.id,
+      )
+    expect(await ids('desde=2026-03-02&hasta=2026-03-02')).toEqual([id])
+    expect(await ids('hasta=2026-03-01')).toEqual([])
+    expect(await ids('desde=2026-03-03')).toEqual([])
+  })
+
   test('an unknown or malformed application is a 404, also for a decision', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'no-es-un-id', "1' or '1'='1"]) {
       expect((await load(applicationRoute, `/admin/admisiones/${id}`, { applicationId: id }, people.admin.cookie)).status).toBe(404)

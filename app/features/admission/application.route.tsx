@@ -37,11 +37,6 @@ export default function ApplicationPage({ loaderData: { application, answers }, 
   const { status } = application
   const open = status === 'pending' || status === 'info_requested' || status === 'waitlisted'
   const lastResult = busy ? undefined : failedSubmission(actionData)
-  const [askForm, askFields] = useForm<{ question: string }>({
-    id: 'ask-info',
-    lastResult: pendingIntent === 'ask-info' ? undefined : lastResult,
-  })
-  const [noteForm, noteFields] = useForm<{ note: string }>({ id: 'note', lastResult: pendingIntent === 'note' ? undefined : lastResult })
   const decision = (intent: string, label: string, variant: 'default' | 'outline' | 'destructive' = 'outline') => (
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />
@@ -125,19 +120,15 @@ export default function ApplicationPage({ loaderData: { application, answers }, 
                     de rechazo de los ajustes.
                   </p>
                   {status !== 'info_requested' ? (
-                    <Form method="post" className="grid gap-2 border-t pt-3" {...getFormProps(askForm)}>
-                      <input type="hidden" name="intent" value="ask-info" />
-                      <input type="hidden" name="seen" value={status} />
-                      <TextareaField
-                        label="Pedir más información"
-                        field={askFields.question}
-                        rows={3}
-                        maxLength={APPLICATION_LIMITS.note}
-                      />
-                      <Button type="submit" variant="outline" className="justify-self-start" disabled={busy}>
-                        {pendingIntent === 'ask-info' ? 'Enviando...' : 'Enviar la pregunta'}
-                      </Button>
-                    </Form>
+                    <TextForm
+                      intent="ask-info"
+                      name="question"
+                      seen={status}
+                      label="Pedir más información"
+                      submit="Enviar la pregunta"
+                      pending="Enviando..."
+                      lastResult={lastResult}
+                    />
                   ) : (
                     <p className="text-sm text-muted-foreground">Esperando la respuesta del candidato.</p>
                   )}
@@ -164,22 +155,51 @@ export default function ApplicationPage({ loaderData: { application, answers }, 
                   </li>
                 ))}
               </ol>
-              <Form method="post" className="grid gap-2 border-t pt-3" {...getFormProps(noteForm)}>
-                <input type="hidden" name="intent" value="note" />
-                <TextareaField
-                  label="Nota interna (solo la ven los admins)"
-                  field={noteFields.note}
-                  rows={3}
-                  maxLength={APPLICATION_LIMITS.note}
-                />
-                <Button type="submit" variant="outline" className="justify-self-start" disabled={busy}>
-                  {pendingIntent === 'note' ? 'Guardando...' : 'Guardar la nota'}
-                </Button>
-              </Form>
+              <TextForm
+                intent="note"
+                name="note"
+                label="Nota interna (solo la ven los admins)"
+                submit="Guardar la nota"
+                pending="Guardando..."
+                lastResult={lastResult}
+              />
             </CardContent>
           </Card>
         </div>
       </div>
     </section>
+  )
+}
+
+/** A text the admin sends or keeps (the question to the candidate, an internal note): one intent, one field. */
+function TextForm({
+  intent,
+  name,
+  seen,
+  label,
+  submit,
+  pending,
+  lastResult,
+}: {
+  intent: 'ask-info' | 'note'
+  name: 'question' | 'note'
+  /** The state the admin decided on, for a form that changes it. */
+  seen?: string
+  label: string
+  submit: string
+  pending: string
+  lastResult: ReturnType<typeof failedSubmission>
+}) {
+  const navigation = useNavigation()
+  const [form, fields] = useForm<Record<typeof name, string>>({ id: intent, lastResult })
+  return (
+    <Form method="post" className="grid gap-2 border-t pt-3" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      {seen ? <input type="hidden" name="seen" value={seen} /> : null}
+      <TextareaField label={label} field={fields[name]} rows={3} maxLength={APPLICATION_LIMITS.note} />
+      <Button type="submit" variant="outline" className="justify-self-start" disabled={navigation.state !== 'idle'}>
+        {navigation.formData?.get('intent') === intent ? pending : submit}
+      </Button>
+    </Form>
   )
 }

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { CheckCircle2 } from 'lucide-react'
+import type { ReactNode } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { getCurrentUser } from '~/features/account/guards.server'
 import { getEnv } from '~/platform/env.server'
@@ -112,74 +113,50 @@ function ApplicationForm({
           <label htmlFor="admission-website">No rellenes este campo</label>
           <input id="admission-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
         </div>
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold">Tus datos</h2>
-          </CardHeader>
-          <CardContent className="grid gap-4 sm:grid-cols-2">
-            <Field label="Nombre" field={fields.firstName} autoComplete="given-name" maxLength={LIMITS.name} required />
-            <Field label="Apellidos" field={fields.lastName} autoComplete="family-name" maxLength={LIMITS.name} required />
+        <FieldCard title="Tus datos" columns>
+          <Field label="Nombre" field={fields.firstName} autoComplete="given-name" maxLength={LIMITS.name} required />
+          <Field label="Apellidos" field={fields.lastName} autoComplete="family-name" maxLength={LIMITS.name} required />
+          <Field
+            label="Email"
+            field={fields.email}
+            type="email"
+            autoComplete="email"
+            maxLength={LIMITS.email}
+            required
+            readOnly={Boolean(link)}
+          />
+          <Field label="Teléfono móvil (opcional)" field={fields.phone} autoComplete="tel" inputMode="tel" maxLength={LIMITS.phone} />
+          <div className="sm:col-span-2">
             <Field
-              label="Email"
-              field={fields.email}
-              type="email"
-              autoComplete="email"
-              maxLength={LIMITS.email}
-              required
-              readOnly={Boolean(link)}
-            />
-            <Field label="Teléfono móvil (opcional)" field={fields.phone} autoComplete="tel" inputMode="tel" maxLength={LIMITS.phone} />
-            <div className="sm:col-span-2">
-              <Field
-                label="Perfil de LinkedIn"
-                field={fields.linkedinUrl}
-                type="url"
-                placeholder="https://www.linkedin.com/in/tu-nombre"
-                maxLength={LIMITS.url}
-                required
-              />
-            </div>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold">Tu trayectoria</h2>
-          </CardHeader>
-          <CardContent className="grid gap-4 sm:grid-cols-2">
-            <Field label="Empresa" field={fields.company} autoComplete="organization" maxLength={LIMITS.company} required />
-            <Field label="Cargo actual" field={fields.position} autoComplete="organization-title" maxLength={LIMITS.position} required />
-            <SelectField label="Sector" field={fields.sector} options={SECTORS} placeholder="Elige tu sector" />
-            <Field
-              label="Años de experiencia"
-              field={fields.yearsExperience}
-              type="number"
-              min={0}
-              max={LIMITS.yearsMax}
-              step={1}
+              label="Perfil de LinkedIn"
+              field={fields.linkedinUrl}
+              type="url"
+              placeholder="https://www.linkedin.com/in/tu-nombre"
+              maxLength={LIMITS.url}
               required
             />
-            <div className="sm:col-span-2">
-              <Field
-                label="Puesto al que aspiras"
-                field={fields.targetRole}
-                placeholder="Por ejemplo: CEO, director general, VP de operaciones"
-                maxLength={LIMITS.targetRole}
-                required
-              />
-            </div>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold">La comunidad y tú</h2>
-            <CardDescription>Unas líneas bastan.</CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <TextareaField label="¿Qué aportarías a la comunidad?" field={fields.contribution} rows={4} maxLength={LIMITS.text} required />
-            <TextareaField label="¿Qué esperas de la comunidad?" field={fields.expectations} rows={4} maxLength={LIMITS.text} required />
-            <Field label="¿Cómo nos conociste? (opcional)" field={fields.referral} maxLength={LIMITS.referral} />
-          </CardContent>
-        </Card>
+          </div>
+        </FieldCard>
+        <FieldCard title="Tu trayectoria" columns>
+          <Field label="Empresa" field={fields.company} autoComplete="organization" maxLength={LIMITS.company} required />
+          <Field label="Cargo actual" field={fields.position} autoComplete="organization-title" maxLength={LIMITS.position} required />
+          <SelectField label="Sector" field={fields.sector} options={SECTORS} placeholder="Elige tu sector" />
+          <Field label="Años de experiencia" field={fields.yearsExperience} type="number" min={0} max={LIMITS.yearsMax} step={1} required />
+          <div className="sm:col-span-2">
+            <Field
+              label="Puesto al que aspiras"
+              field={fields.targetRole}
+              placeholder="Por ejemplo: CEO, director general, VP de operaciones"
+              maxLength={LIMITS.targetRole}
+              required
+            />
+          </div>
+        </FieldCard>
+        <FieldCard title="La comunidad y tú" description="Unas líneas bastan.">
+          <TextareaField label="¿Qué aportarías a la comunidad?" field={fields.contribution} rows={4} maxLength={LIMITS.text} required />
+          <TextareaField label="¿Qué esperas de la comunidad?" field={fields.expectations} rows={4} maxLength={LIMITS.text} required />
+          <Field label="¿Cómo nos conociste? (opcional)" field={fields.referral} maxLength={LIMITS.referral} />
+        </FieldCard>
         <div className="grid gap-1.5">
           <label className="flex items-start gap-2 text-sm">
             <input
@@ -209,5 +186,28 @@ function ApplicationForm({
         </Button>
       </Form>
     </div>
+  )
+}
+
+/** A part of the form: its heading, and its fields (in two columns from a small screen up when `columns`). */
+function FieldCard({
+  title,
+  description,
+  columns,
+  children,
+}: {
+  title: string
+  description?: string
+  columns?: boolean
+  children: ReactNode
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <h2 className="text-lg font-semibold">{title}</h2>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent className={columns ? 'grid gap-4 sm:grid-cols-2' : 'grid gap-4'}>{children}</CardContent>
+    </Card>
   )
 }

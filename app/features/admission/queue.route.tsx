@@ -1,58 +1,41 @@
 import { Form, Link } from 'react-router'
-import { addDays } from '~/features/admin/dashboard.server'
-import { DayField, FilterButtons, SearchBox } from '~/features/admin/components/filter-fields'
 import { formatNumber } from '~/features/admin/components/stat'
 import { requireAdminConsole } from '~/features/account/guards.server'
-import { fromWallTime, fullDateTime } from '~/platform/dates'
+import { dayRange, fullDateTime } from '~/platform/dates'
+import { listHref, readQuery } from '~/platform/http/query'
 import { Badge } from '~/ui/badge'
+import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { SELECT_CLASS } from '~/ui/input'
-import { Label } from '~/ui/label'
+import { ChoiceField, DayField, FilterButtons, SearchBox } from '~/ui/filter-fields'
 import { Pager } from '~/ui/pager'
 import { listApplications, QUEUE_PAGE_SIZE } from './admission.server'
-import { ADMIN_STATUS, type ApplicationStatus, SECTORS, type Sector } from './limits'
+import { ADMIN_STATUS, type ApplicationStatus, SECTORS } from './limits'
 import type { Route } from './+types/queue.route'
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-
-/** The queue's filter from its query string: unknown values are ignored, texts cut at 100 characters. */
 function readFilter(params: URLSearchParams) {
-  const pick = <T extends string>(value: string | null, options: Record<T, string>) =>
-    value && Object.hasOwn(options, value) ? (value as T) : null
-  const day = (name: string) => {
-    const value = params.get(name) ?? ''
-    return DAY.test(value) && fromWallTime(`${value}T00:00`) ? value : ''
-  }
-  const page = Number.parseInt(params.get('pagina') ?? '1', 10)
+  const read = readQuery(params)
   return {
-    q: (params.get('q') ?? '').slice(0, 100),
-    estado: pick<ApplicationStatus>(params.get('estado'), ADMIN_STATUS),
-    sector: pick<Sector>(params.get('sector'), SECTORS),
-    desde: day('desde'),
-    hasta: day('hasta'),
-    pagina: Number.isFinite(page) && page > 0 ? Math.min(page, 10_000) : 1,
+    q: read.text('q'),
+    estado: read.choice('estado', ADMIN_STATUS),
+    sector: read.choice('sector', SECTORS),
+    desde: read.day('desde'),
+    hasta: read.day('hasta'),
+    pagina: read.page(),
   }
 }
 
-function queryOf(filter: ReturnType<typeof readFilter>, changes: Record<string, string | number | null> = {}) {
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries({ ...filter, pagina: 1, ...changes })) {
-    if (value && !(key === 'pagina' && value === 1)) params.set(key, String(value))
-  }
-  const query = params.toString()
-  return `/admin/admisiones${query ? `?${query}` : ''}`
-}
+/** The queue with its filter, changed by `changes` (on the first page unless one is given). */
+const queueHref = (filter: ReturnType<typeof readFilter>, changes: Record<string, string | number | null>) =>
+  listHref('/admin/admisiones', { ...filter, pagina: 1, ...changes })
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminConsole(request)
   const filter = readFilter(new URL(request.url).searchParams)
   const result = await listApplications({
     q: filter.q,
-    status: filter.estado,
-    sector: filter.sector,
-    from: filter.desde ? fromWallTime(`${filter.desde}T00:00`) : null,
-    // 'Hasta' includes its day.
-    to: filter.hasta ? fromWallTime(`${addDays(filter.hasta, 1)}T00:00`) : null,
+    status: filter.estado || null,
+    sector: filter.sector || null,
+    ...dayRange(filter.desde, filter.hasta),
     page: filter.pagina,
   })
   return { filter, ...result, pageCount: Math.ceil(result.total / QUEUE_PAGE_SIZE) }
@@ -70,10 +53,10 @@ export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
         Solicitudes de admisión
       </h2>
       <nav aria-label="Solicitudes por estado" className="flex flex-wrap gap-2">
-        {([null, ...Object.keys(ADMIN_STATUS)] as Array<ApplicationStatus | null>).map((status) => (
+        {(['', ...Object.keys(ADMIN_STATUS)] as Array<ApplicationStatus | ''>).map((status) => (
           <Link
-            key={status ?? 'all'}
-            to={queryOf(d.filter, { estado: status })}
+            key={status || 'all'}
+            to={queueHref(d.filter, { estado: status })}
             aria-current={d.filter.estado === status ? 'page' : undefined}
             className="rounded-full border px-3 py-1 text-sm hover:bg-accent aria-[current=page]:border-primary aria-[current=page]:bg-primary aria-[current=page]:text-primary-foreground"
           >
@@ -85,17 +68,7 @@ export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
         {d.filter.estado ? <input type="hidden" name="estado" value={d.filter.estado} /> : null}
         <SearchBox id="queue-q" label="Buscar por nombre, email o empresa" defaultValue={d.filter.q} />
         <div className="grid gap-3 sm:grid-cols-3">
-          <div className="grid min-w-0 gap-1.5">
-            <Label htmlFor="queue-sector">Sector</Label>
-            <select id="queue-sector" name="sector" defaultValue={d.filter.sector ?? ''} className={`${SELECT_CLASS} min-w-0`}>
-              <option value="">Todos</option>
-              {Object.entries(SECTORS).map(([value, text]) => (
-                <option key={value} value={value}>
-                  {text}
-                </option>
-              ))}
-            </select>
-          </div>
+          <ChoiceField id="queue-sector" name="sector" label="Sector" choices={SECTORS} defaultValue={d.filter.sector} />
           <DayField id="queue-desde" name="desde" label="Recibidas desde" defaultValue={d.filter.desde} />
           <DayField id="queue-hasta" name="hasta" label="Recibidas hasta" defaultValue={d.filter.hasta} />
         </div>
@@ -106,15 +79,16 @@ export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
         {d.total === 1 ? '1 solicitud' : `${formatNumber(d.total)} solicitudes`}
       </p>
 
-      {d.rows.length === 0 ? (
-        <p className="rounded-lg border border-dashed p-8 text-center text-muted-foreground">
-          Ninguna solicitud coincide con estos filtros.
-        </p>
-      ) : (
-        <ul className="grid gap-2">
-          {d.rows.map((row) => (
-            <li key={row.id} className="grid gap-1 rounded-lg border p-3 text-sm md:grid-cols-[1fr_1fr_auto] md:items-center md:gap-4">
-              <div className="min-w-0">
+      <DataTable
+        label="Solicitudes"
+        rows={d.rows}
+        rowKey={(row) => row.id}
+        empty="Ninguna solicitud coincide con estos filtros."
+        columns={[
+          {
+            header: 'Candidato',
+            cell: (row) => (
+              <>
                 <Link
                   to={`/admin/admisiones/${row.id}`}
                   className="font-medium underline-offset-4 hover:underline [overflow-wrap:anywhere]"
@@ -122,27 +96,38 @@ export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
                   {row.firstName} {row.lastName}
                 </Link>
                 <span className="block text-muted-foreground [overflow-wrap:anywhere]">{row.email}</span>
-              </div>
-              <div className="min-w-0 [overflow-wrap:anywhere]">
+              </>
+            ),
+          },
+          {
+            header: 'Trayectoria',
+            className: '[overflow-wrap:anywhere]',
+            cell: (row) => (
+              <>
                 {row.position} en {row.company}
                 <span className="block text-muted-foreground">
                   {SECTORS[row.sector]} · {row.yearsExperience} años
                 </span>
-              </div>
-              <div className="flex flex-wrap items-center gap-2 md:justify-end">
+              </>
+            ),
+          },
+          {
+            header: 'Estado',
+            cell: (row) => (
+              <span className="flex flex-wrap items-center gap-2">
                 <Badge variant={row.status === 'pending' ? 'default' : 'secondary'}>{ADMIN_STATUS[row.status]}</Badge>
                 <span className="whitespace-nowrap text-muted-foreground">{fullDateTime(row.createdAt)}</span>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+              </span>
+            ),
+          },
+        ]}
+      />
 
       <Pager
         label="Páginas de solicitudes"
         page={d.filter.pagina}
         pageCount={d.pageCount}
-        hrefOf={(page) => queryOf(d.filter, { pagina: page })}
+        hrefOf={(page) => queueHref(d.filter, { pagina: page })}
       />
     </section>
   )

@@ -1,14 +1,14 @@
 import { getFormProps, useForm } from '@conform-to/react'
-import { Form, isRouteErrorResponse, Link, useNavigation, useRouteError } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { refuse } from '~/platform/http/responses.server'
-import { failedSubmission, type Failure } from '~/platform/http/result'
+import { failedSubmission } from '~/platform/http/result'
 import { fullDateTime } from '~/platform/dates'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '~/ui/card'
-import { GeneralErrorBoundary } from '~/ui/error-boundary'
+import { SmallPageErrorBoundary } from '~/ui/error-boundary'
 import { TextareaField } from '~/ui/field'
 import { applicantAction, readStatusLink } from './admission.server'
 import { ADMISSION_MESSAGES, APPLICANT_STATUS, APPLICATION_LIMITS } from './limits'
@@ -104,21 +104,5 @@ export default function StatusPage({ loaderData: application, actionData, params
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError()
-  const refusal = isRouteErrorResponse(error) ? (error.data as Partial<Failure> | undefined) : undefined
-  if (!refusal?.message) return <GeneralErrorBoundary />
-  return (
-    <div className="mx-auto grid w-full max-w-xl gap-6 px-4 py-10">
-      <Card>
-        <CardHeader>
-          <h1 className="text-2xl font-semibold leading-tight">{refusal.message.title}</h1>
-        </CardHeader>
-        <CardContent>
-          <Button asChild>
-            <Link to="/admision">Ir al formulario de admisión</Link>
-          </Button>
-        </CardContent>
-      </Card>
-    </div>
-  )
+  return <SmallPageErrorBoundary to="/admision" label="Ir al formulario de admisión" />
 }

@@ -9,36 +9,31 @@ import { receiveChunk } from './local-video.server'
  * with Mux (and Google's resumable uploads, whose protocol @mux/upchunk speaks), 308 means "go on
  * from the Range given", 201 means the video is complete.
  *
- * Served by Express before React Router (server/app.ts): React Router takes any 3xx from an
+ * Served by Express before React Router (server/app.ts, `fetchRoute`, which answers the guards'
+ * and the refusals' thrown answers): React Router takes any 3xx from an
  * action for a redirect and answers 500 to one without a Location, and a Location would make the
  * browser send the chunk again elsewhere.
  */
 export async function handleVideoUpload(request: Request, uploadId: string): Promise<Response> {
-  try {
-    const user = await requireUser(request)
-    requireCapability(user, 'manage-sessions', 'Solo los administradores pueden subir sesiones')
-    const outcome = await receiveChunk({
-      uploadId,
-      userId: user.id,
-      contentRange: request.headers.get('content-range'),
-      contentLength: request.headers.get('content-length'),
-      body: request.body,
-    })
-    const range = (received: number | undefined) => (received ? { Range: `bytes=0-${received - 1}` } : undefined)
-    switch (outcome.kind) {
-      case 'complete':
-        return new Response(null, { status: 201, headers: { 'Cache-Control': 'no-store' } })
-      case 'incomplete':
-        return new Response(null, { status: 308, headers: { 'Cache-Control': 'no-store', ...range(outcome.received) } })
-      case 'refused':
-        return refuse(outcome.status, outcome.message, {
-          detail: { uploadId, reason: outcome.detail },
-          headers: range(outcome.received),
-        })
-    }
-  } catch (thrown) {
-    // Guards and refusals throw their answer (a redirect to sign in, a 4xx with its message).
-    if (thrown instanceof Response) return thrown
-    throw thrown
+  const user = await requireUser(request)
+  requireCapability(user, 'manage-sessions', 'Solo los administradores pueden subir sesiones')
+  const outcome = await receiveChunk({
+    uploadId,
+    userId: user.id,
+    contentRange: request.headers.get('content-range'),
+    contentLength: request.headers.get('content-length'),
+    body: request.body,
+  })
+  const range = (received: number | undefined) => (received ? { Range: `bytes=0-${received - 1}` } : undefined)
+  switch (outcome.kind) {
+    case 'complete':
+      return new Response(null, { status: 201, headers: { 'Cache-Control': 'no-store' } })
+    case 'incomplete':
+      return new Response(null, { status: 308, headers: { 'Cache-Control': 'no-store', ...range(outcome.received) } })
+    case 'refused':
+      return refuse(outcome.status, outcome.message, {
+        detail: { uploadId, reason: outcome.detail },
+        headers: range(outcome.received),
+      })
   }
 }

@@ -37,20 +37,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const view = params.get('vista') === 'calendario' ? ('calendar' as const) : ('list' as const)
   const requestedMonth = params.get('mes')
   const month = requestedMonth && /^\d{4}-(0[1-9]|1[0-2])$/.test(requestedMonth) ? requestedMonth : thisMonth
-  const canManage = can(user, 'manage-events')
+  // What both views show besides their events (each names its view, which tells the page what else it has).
+  const shown = {
+    hasAccess: true as const,
+    canManage: can(user, 'manage-events'),
+    month,
+    today: toWallTime(now).slice(0, 10),
+    now: now.getTime(),
+  }
   if (view === 'calendar') {
     const { from, to } = monthRange(month)
     const events = await listEvents({ viewerId: user.id, from, to })
-    return {
-      hasAccess: true as const,
-      view,
-      canManage,
-      month,
-      today: toWallTime(now).slice(0, 10),
-      now: now.getTime(),
-      events: events.map(toEventView),
-      past: [],
-    }
+    return { ...shown, view, events: events.map(toEventView), past: [] }
   }
   const page = Math.min(Math.max(Number.parseInt(params.get('pagina') ?? '1', 10) || 1, 1), 100)
   const [upcoming, past] = await Promise.all([
@@ -59,12 +57,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     page === 1 ? listEvents({ viewerId: user.id, to: now, order: 'desc', limit: PAST_SHOWN }) : [],
   ])
   return {
-    hasAccess: true as const,
+    ...shown,
     view,
-    canManage,
-    month,
-    today: toWallTime(now).slice(0, 10),
-    now: now.getTime(),
     events: upcoming.slice(0, LIST_PAGE_SIZE).map(toEventView),
     nextPage: upcoming.length > LIST_PAGE_SIZE ? page + 1 : null,
     past: past.map(toEventView),

@@ -1,4 +1,4 @@
-import { ArrowLeft, CalendarPlus, Copy, ExternalLink, MapPin, Pencil, RefreshCw, Trash2, Users, Video } from 'lucide-react'
+import { ArrowLeft, CalendarPlus, Copy, ExternalLink, MapPin, Pencil, RefreshCw, Users, Video } from 'lucide-react'
 import { useState } from 'react'
 import { isRouteErrorResponse, Link, useFetcher, useNavigate, useRouteError } from 'react-router'
 import { z } from 'zod'
@@ -143,10 +143,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
               fields={{ intent: 'delete-event', eventId: event.id }}
               action={CALENDAR_ACTION}
               question="¿Estás seguro de que quieres eliminar este evento?"
-              className="inline-flex h-9 items-center gap-1.5 rounded-md px-3 text-sm font-medium text-destructive hover:bg-accent"
-            >
-              <Trash2 className="size-4" aria-hidden /> Eliminar
-            </ConfirmButton>
+            />
           </>
         ) : null}
       </div>

@@ -4,7 +4,9 @@ import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { displayName } from '~/features/account/display-name'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import { refuse } from '~/platform/http/responses.server'
 import { enqueue } from '~/platform/jobs/jobs.server'
+import { EVENT_MESSAGES } from './limits'
 import { eventAttendees, events } from './schema'
 import { reminderJob, REMINDERS } from './reminders.server'
 import type { EventFields } from './types'
@@ -125,9 +127,10 @@ export async function getEventRecord(eventId: string) {
  * date changed and do nothing); more places let the queue in, in order.
  */
 export async function updateEvent(eventId: string, fields: EventFields & { imageKey?: string | null }) {
-  return getDb().transaction(async (tx) => {
+  await getDb().transaction(async (tx) => {
     const [before] = await tx.select({ eventDate: events.eventDate }).from(events).where(eq(events.id, eventId)).for('update')
-    if (!before) return false
+    // Deleted since the edit began.
+    if (!before) refuse(404, EVENT_MESSAGES.updateFailed, { detail: { eventId } })
     await tx
       .update(events)
       .set({ ...fields, updatedAt: sql`now()` })
@@ -140,7 +143,6 @@ export async function updateEvent(eventId: string, fields: EventFields & { image
       for (const { userId } of registered) await planReminders(tx, { id: eventId, eventDate: fields.eventDate }, userId)
     }
     await admitFromQueue(tx, eventId)
-    return true
   })
 }
 

@@ -8,6 +8,7 @@ import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { createPersona } from '../../../tests/setup/members'
 import { createEvent, getEvent, toggleRegistration, updateEvent } from './events.server'
 import type { EventFields } from './types'
+import { EVENT_MESSAGES } from './limits'
 import { eventAttendees, events } from './schema'
 
 useTestDatabase()
@@ -91,6 +92,20 @@ describe('registration with capacity', () => {
     const past = await createEvent(fields({ eventDate: new Date(Date.now() - HOUR) }), admin.userId!)
     expect(await toggleRegistration(past, userId!)).toEqual({ kind: 'past' })
     expect(await toggleRegistration(crypto.randomUUID(), userId!)).toEqual({ kind: 'not-found' })
+  })
+})
+
+describe('an event deleted while it was being edited', () => {
+  test('is refused (404) inside the edit, not answered as updated', async () => {
+    const eventId = await createEvent(fields(), admin.userId!)
+    await getDb().delete(events).where(eq(events.id, eventId))
+    const refused = await updateEvent(eventId, fields({ title: 'Cena movida' })).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    )
+    expect(refused).toBeInstanceOf(Response)
+    expect((refused as Response).status).toBe(404)
+    expect(((await (refused as Response).json()) as { message: { title: string } }).message.title).toBe(EVENT_MESSAGES.updateFailed)
   })
 })
 

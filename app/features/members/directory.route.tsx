@@ -2,6 +2,7 @@ import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { displayName } from '~/features/account/display-name'
 import { requireCompleteProfile } from '~/features/account/guards.server'
 import { formatMonthYear } from '~/platform/dates'
+import { readQuery } from '~/platform/http/query'
 import { MemberDirectory } from './components/member-directory'
 import { listDirectory } from './members.server'
 import type { Route } from './+types/directory.route'
@@ -11,12 +12,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
   // Premium content is never sent to members without access, not merely hidden.
   if (!user.hasAccess) return { directory: null }
-  const params = new URL(request.url).searchParams
-  const search = (params.get('q') ?? '').slice(0, 100)
-  const company = (params.get('empresa') ?? '').slice(0, 100)
-  const position = (params.get('cargo') ?? '').slice(0, 100)
-  const requestedPage = Number.parseInt(params.get('pagina') ?? '1', 10)
-  const page = Number.isFinite(requestedPage) && requestedPage > 0 ? Math.min(requestedPage, 10_000) : 1
+  const read = readQuery(new URL(request.url).searchParams)
+  const [search, company, position, page] = [read.text('q'), read.text('empresa'), read.text('cargo'), read.page()]
   const result = await listDirectory({ search, company, position, page })
   return {
     directory: {

@@ -34,8 +34,7 @@ export function memberAction(request: Request, admin: CurrentUser, targetId: str
     premium: {
       invalid: 'Error al actualizar estado premium',
       async run({ premium }) {
-        const updated = await setPremiumByAdmin({ actorId: admin.id, targetId, premium })
-        if (!updated) refuse(404, 'Usuario no encontrado')
+        await setPremiumByAdmin({ actorId: admin.id, targetId, premium })
         return redirectWithToast(path, { type: 'success', title: premium ? 'Usuario promovido a premium' : 'Usuario degradado de premium' })
       },
     },

@@ -5,6 +5,7 @@ import { displayName } from '~/features/account/display-name'
 import { getProfileByUserId } from '~/features/account/profile.server'
 import { AdmissionButton } from '~/features/site/components/admission-button'
 import { requireAdmin, requireUser } from '~/features/account/guards.server'
+import { can } from '~/platform/auth/capabilities'
 import { longDate } from '~/platform/dates'
 import { guardedAction, refuse } from '~/platform/http/responses.server'
 import type { Failure } from '~/platform/http/result'
@@ -41,8 +42,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
   const profile = await getProfileByUserId(userId)
   if (!profile) refuse(404, 'Usuario no encontrado')
+  // The admin card (roles, premium, data, deletion), and the work a member keeps to themselves.
+  const managesMembers = can(viewer, 'manage-members')
   // Without its roles the profile still shows; the admin card says what is missing.
-  const roles = viewer.isAdmin
+  const roles = managesMembers
     ? await getUserRoles(userId).catch((error: unknown) => {
         logger.error({ err: error, userId }, 'Loading roles failed')
         return 'failed' as const
@@ -50,15 +53,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     : null
   return {
     isOwn: userId === viewer.id,
-    viewerIsAdmin: viewer.isAdmin,
+    viewerIsAdmin: managesMembers,
     member: {
       userId,
       name: displayName(profile, 'Usuario sin nombre'),
       avatarUrl: profile.avatarUrl,
       isPremium: profile.isPremium,
       // Kept to themselves (issue 28): shown to them and to admins only.
-      company: profile.showsWork || userId === viewer.id || viewer.isAdmin ? profile.company : null,
-      position: profile.showsWork || userId === viewer.id || viewer.isAdmin ? profile.position : null,
+      company: profile.showsWork || userId === viewer.id || managesMembers ? profile.company : null,
+      position: profile.showsWork || userId === viewer.id || managesMembers ? profile.position : null,
       bio: profile.bio,
       memberSince: longDate(profile.createdAt),
     },

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
+import { refuse } from '~/platform/http/responses.server'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { profiles } from '~/features/account/schema'
 import { type Role, userRoles } from '~/platform/auth/schema'
@@ -66,15 +67,15 @@ export async function changeRole({
   })
 }
 
-/** Sets premium by hand (admins), with its audit entry. Returns false when the user has no profile. */
+/** Sets premium by hand (admins), with its audit entry; a member without a profile is not found (404). */
 export async function setPremiumByAdmin({ actorId, targetId, premium }: { actorId: string; targetId: string; premium: boolean }) {
-  return getDb().transaction(async (tx) => {
+  await getDb().transaction(async (tx) => {
     const updated = await tx
       .update(profiles)
       .set({ isPremium: premium, premiumSource: premium ? 'admin' : null })
       .where(eq(profiles.userId, targetId))
       .returning({ id: profiles.id })
-    if (updated.length === 0) return false
+    if (updated.length === 0) refuse(404, 'Usuario no encontrado', { detail: { targetId } })
     await recordAudit(
       {
         action: premium ? 'premium_granted' : 'premium_removed',
@@ -84,7 +85,6 @@ export async function setPremiumByAdmin({ actorId, targetId, premium }: { actorI
       },
       tx,
     )
-    return true
   })
 }
 

@@ -141,17 +141,15 @@ export async function reportItem(
 export async function requestReview(member: CurrentUser, kind: ItemKind, itemId: string) {
   await enforceRateLimits([{ key: `review:${member.id}`, max: 10, windowSeconds: 60 * 60 }])
   const { table } = ITEMS[kind]
-  const asked = await getDb().transaction(async (tx) => {
+  await getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(table)
       .set({ reviewRequestedAt: sql`now()` })
       .where(and(eq(table.id, itemId), eq(table.userId, member.id), isNotNull(table.hiddenAt), isNull(table.reviewRequestedAt)))
       .returning({ id: table.id })
-    if (!row) return false
+    if (!row) refuse(409, MODERATION_MESSAGES.gone)
     await tellModerators(tx, 'Revisión pedida', 'El autor de un contenido oculto pide que se revise de nuevo.')
-    return true
   })
-  if (!asked) refuse(409, MODERATION_MESSAGES.gone)
   return success({ reviewAsked: true }, { title: MODERATION_MESSAGES.reviewAsked })
 }
 

@@ -4,12 +4,14 @@ import { SELECT_CLASS } from '~/ui/input'
 import { can } from '~/platform/auth/capabilities'
 import { requireModerationConsole } from '~/features/account/guards.server'
 import { fullDateTime } from '~/platform/dates'
+import { listHref, readQuery } from '~/platform/http/query'
 import { guardedAction, handleIntent } from '~/platform/http/responses.server'
 import { displayName } from '~/features/account/display-name'
 import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
+import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { decide, decideOnMember, decodeQueueCursor, listQueue, listRestricted } from './moderation.server'
 import { HIDE_REASON_MAX, REPORT_REASONS, SUSPENSION_DAYS } from './reasons'
@@ -33,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   // Each list pages after the last entry shown (`desde`, `limitadas`); anything else is its first page.
   const after = decodeQueueCursor(params.get('desde'))
-  const restrictedAfter = params.get('limitadas')?.slice(0, 100) || null
+  const restrictedAfter = readQuery(params).text('limitadas') || null
   const [{ entries, next }, restricted] = await Promise.all([listQueue(after), listRestricted(restrictedAfter)])
   // A page emptied by the decisions taken on it goes back to the first.
   if (entries.length === 0 && after) throw redirect('/admin/moderacion')
@@ -77,10 +79,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
   const { queue, restricted, canBan } = loaderData
-  const href = (page: { desde?: string | null; limitadas?: string | null }) => {
-    const query = new URLSearchParams(Object.entries(page).filter((pair): pair is [string, string] => Boolean(pair[1])))
-    return `/admin/moderacion${query.size ? `?${query}` : ''}`
-  }
+  const href = (page: { desde?: string | null; limitadas?: string | null }) => listHref('/admin/moderacion', page)
   return (
     <section aria-labelledby="moderation-title" className="grid gap-4">
       <h2 id="moderation-title" className="text-xl font-semibold">
@@ -226,37 +225,54 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
           <h3 id="restricted-title" className="text-lg font-semibold">
             Cuentas limitadas
           </h3>
-          <ul className="grid gap-2">
-            {restricted.map((member) => (
-              <li key={member.userId} className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-3 text-sm">
-                <span className="break-words">
+          <DataTable
+            label="Cuentas limitadas"
+            rows={restricted}
+            rowKey={(member) => member.userId}
+            empty="No hay cuentas limitadas."
+            columns={[
+              {
+                header: 'Miembro',
+                className: 'break-words',
+                cell: (member) => (
                   <a href={`/usuario/${member.userId}`} className="font-medium text-primary underline">
                     {member.name}
                   </a>
-                  {' · '}
-                  {member.until ? `En modo lectura hasta el ${fullDateTime(member.until)}` : 'Expulsado'}
-                  {member.reason ? `: ${member.reason}` : ''}
-                </span>
-                {member.until || canBan ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="member" />
-                    <input type="hidden" name="userId" value={member.userId} />
-                    <Button
-                      type="submit"
-                      name="action"
-                      value="lift"
-                      size="sm"
-                      variant="outline"
-                      disabled={busy}
-                      aria-label={`Levantar la limitación de ${member.name}`}
-                    >
-                      Levantar
-                    </Button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
-          </ul>
+                ),
+              },
+              {
+                header: 'Limitación',
+                className: 'break-words',
+                cell: (member) => (
+                  <>
+                    {member.until ? `En modo lectura hasta el ${fullDateTime(member.until)}` : 'Expulsado'}
+                    {member.reason ? `: ${member.reason}` : ''}
+                  </>
+                ),
+              },
+              {
+                header: 'Levantar',
+                cell: (member) =>
+                  member.until || canBan ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="member" />
+                      <input type="hidden" name="userId" value={member.userId} />
+                      <Button
+                        type="submit"
+                        name="action"
+                        value="lift"
+                        size="sm"
+                        variant="outline"
+                        disabled={busy}
+                        aria-label={`Levantar la limitación de ${member.name}`}
+                      >
+                        Levantar
+                      </Button>
+                    </Form>
+                  ) : null,
+              },
+            ]}
+          />
           <PageLinks
             label="Páginas de cuentas limitadas"
             first={loaderData.restrictedAfter ? href({ desde: loaderData.after }) : null}

@@ -163,7 +163,10 @@ describe('real time', () => {
   })
 })
 
-/** Opens a member's streams; a stream never ends, so only its answer's status is read (or the refusal). */
+/**
+ * Opens a member's streams; a stream never ends, so only its answer's status is read (or the
+ * refusal, which the handler throws and `fetchRoute` answers: server/fetch-route.ts).
+ */
 function streamsOf(member: { cookie?: string }) {
   const aborts: AbortController[] = []
   const open = () => {
@@ -171,7 +174,10 @@ function streamsOf(member: { cookie?: string }) {
     aborts.push(abort)
     return notificationStream(
       new Request('http://localhost:3000/notificaciones/stream', { headers: { Cookie: member.cookie! }, signal: abort.signal }),
-    )
+    ).catch((thrown: unknown) => {
+      if (thrown instanceof Response) return thrown
+      throw thrown
+    })
   }
   return { open, aborts }
 }

@@ -14,22 +14,13 @@ export const MAX_STREAMS_TOTAL = 5_000
  * notifications, fed by LISTEN/NOTIFY so an event committed by any app process arrives. A
  * signed-out or revoked session ends the stream.
  *
- * Served by Express before React Router (server/app.ts), as the video chunks are: React Router's
- * Node adapter (7.x) races every chunk it writes against one promise that settles only when the
- * response ends, so a stream open for hours kept every event it ever sent in memory (the soak
- * measured it: remix-run/react-router#15247, fixed only in 8.x, which needs Node 22).
+ * Served by Express before React Router (server/app.ts, `fetchRoute`, which answers its refusals:
+ * signed out, too many streams), as the video chunks are: React Router's Node adapter (7.x) races
+ * every chunk it writes against one promise that settles only when the response ends, so a stream
+ * open for hours kept every event it ever sent in memory (the soak measured it:
+ * remix-run/react-router#15247, fixed only in 8.x, which needs Node 22).
  */
 export async function notificationStream(request: Request): Promise<Response> {
-  try {
-    return await openNotificationStream(request)
-  } catch (thrown) {
-    // A refusal (signed out, too many streams) is the answer itself.
-    if (thrown instanceof Response) return thrown
-    throw thrown
-  }
-}
-
-async function openNotificationStream(request: Request) {
   const user = await getCurrentUser(request)
   if (!user) refuse(401, 'Inicia sesión para recibir notificaciones')
   if (openStreamCount(user.id) >= MAX_STREAMS_PER_USER || openStreamCount() >= MAX_STREAMS_TOTAL) {

@@ -1,11 +1,10 @@
 import { MailX } from 'lucide-react'
-import { Form, isRouteErrorResponse, Link, useNavigation, useRouteError } from 'react-router'
-import type { Failure } from '~/platform/http/result'
+import { Form, Link, useNavigation } from 'react-router'
 import { refuse, success } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '~/ui/card'
-import { GeneralErrorBoundary } from '~/ui/error-boundary'
+import { SmallPageErrorBoundary } from '~/ui/error-boundary'
 import { listLabel } from './preferences'
 import { unsubscribe } from './preferences.server'
 import { readUnsubscribeToken } from './unsubscribe.server'
@@ -83,27 +82,15 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError()
-  const refusal = isRouteErrorResponse(error) ? (error.data as Partial<Failure> | undefined) : undefined
-  if (!refusal?.message) return <GeneralErrorBoundary />
-  const expired = isRouteErrorResponse(error) && error.status === 410
   return (
-    <div className="mx-auto grid w-full max-w-xl gap-6 px-4 py-10">
-      <Card>
-        <CardHeader>
-          <h1 className="text-2xl font-semibold leading-tight">{refusal.message.title}</h1>
-          <CardDescription>
-            {expired
-              ? 'Por seguridad, los enlaces para darse de baja caducan. Entra en tu cuenta y elige qué emails recibes en tu perfil.'
-              : 'El enlace está incompleto o no es correcto. Cópialo entero desde el email, o elige qué emails recibes en tu perfil.'}
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Button asChild>
-            <Link to="/perfil#notificaciones">Ir a mis preferencias</Link>
-          </Button>
-        </CardContent>
-      </Card>
-    </div>
+    <SmallPageErrorBoundary
+      to="/perfil#notificaciones"
+      label="Ir a mis preferencias"
+      describe={(status) =>
+        status === 410
+          ? 'Por seguridad, los enlaces para darse de baja caducan. Entra en tu cuenta y elige qué emails recibes en tu perfil.'
+          : 'El enlace está incompleto o no es correcto. Cópialo entero desde el email, o elige qué emails recibes en tu perfil.'
+      }
+    />
   )
 }

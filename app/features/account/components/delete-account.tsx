@@ -2,8 +2,8 @@ import { getFormProps, useForm } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
 import { formErrors, type Failure } from '~/platform/http/result'
 import { Button } from '~/ui/button'
-import { Field, FormError } from '~/ui/field'
-import { PasswordField } from './credential-fields'
+import { FormError } from '~/ui/field'
+import { IdentityFields } from './credential-fields'
 import { DeletionChoices } from './deletion-choices'
 
 /** 'Eliminar mi cuenta' in 'Tus datos': the password, a code when two-factor sign-in is on, and the choices. */
@@ -27,12 +27,7 @@ export function DeleteAccountSection({ twoFactorEnabled, failure }: { twoFactorE
         <input type="hidden" name="intent" value="delete-account" />
         <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
         <DeletionChoices who="self" />
-        <div className="grid gap-3 sm:grid-cols-2">
-          <PasswordField label="Contraseña actual" field={fields.password} current />
-          {twoFactorEnabled ? (
-            <Field label="Código de la aplicación o de recuperación" field={fields.code} autoComplete="one-time-code" />
-          ) : null}
-        </div>
+        <IdentityFields fields={fields} withCode={twoFactorEnabled} />
         <Button type="submit" variant="destructive" disabled={busy} className="justify-self-start">
           {busy ? 'Eliminando...' : 'Eliminar mi cuenta'}
         </Button>

@@ -5,10 +5,10 @@ import { Form, useFetcher, useNavigation } from 'react-router'
 import { formErrors, type Result } from '~/platform/http/result'
 import { longDate } from '~/platform/dates'
 import { Button } from '~/ui/button'
-import { Field, FormError } from '~/ui/field'
+import { FormError } from '~/ui/field'
 import { lazyModule } from '~/ui/lazy-part'
 import { useHydrated } from '~/ui/use-hydrated'
-import { PasswordField } from './credential-fields'
+import { IdentityFields } from './credential-fields'
 
 type Options = Result<{ passkeyOptions?: Record<string, unknown> }>
 
@@ -194,12 +194,7 @@ export function PasskeysSection({ passkeys, twoFactorEnabled }: { passkeys: Pass
           <input type="hidden" name="intent" value="passkey-options" />
           <p className="text-sm text-muted-foreground">Para añadir una, escribe tu contraseña{twoFactorEnabled ? ' y un código' : ''}.</p>
           <FormError errors={passkey.browserError ? [passkey.browserError] : errors} id={form.errorId} />
-          <div className="grid gap-3 sm:grid-cols-2">
-            <PasswordField label="Contraseña actual" field={fields.password} current />
-            {twoFactorEnabled ? (
-              <Field label="Código de la aplicación o de recuperación" field={fields.code} autoComplete="one-time-code" />
-            ) : null}
-          </div>
+          <IdentityFields fields={fields} withCode={twoFactorEnabled} />
           <Button type="submit" variant="outline" disabled={passkey.busy} className="h-auto min-h-10 justify-self-start whitespace-normal">
             <KeyRound aria-hidden /> {passkey.busy ? 'Esperando a la llave de acceso...' : 'Añadir una llave de acceso'}
           </Button>

@@ -4,7 +4,7 @@ import { formErrors, type Failure } from '~/platform/http/result'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Field, FormError } from '~/ui/field'
-import { PasswordField } from './credential-fields'
+import { IdentityFields, PasswordField } from './credential-fields'
 
 export interface Enrolment {
   totpURI: string
@@ -82,10 +82,7 @@ export function TwoFactorSection({
           </p>
           <input type="hidden" name="intent" value="two-factor-disable" />
           <FormError errors={errors} id={form.errorId} />
-          <div className="grid gap-3 sm:grid-cols-2">
-            <PasswordField label="Contraseña actual" field={fields.password} current />
-            <Field label="Código de la aplicación o de recuperación" field={fields.code} autoComplete="one-time-code" />
-          </div>
+          <IdentityFields fields={fields} withCode />
           <Button type="submit" variant="outline" disabled={busy} className="justify-self-start">
             Desactivar
           </Button>

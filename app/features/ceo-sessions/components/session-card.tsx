@@ -1,4 +1,4 @@
-import { Clock, Eye, FileText, Heart, MessageCircle, Pencil, Star, Trash2, Video } from 'lucide-react'
+import { Clock, Eye, FileText, Heart, MessageCircle, Pencil, Star, Video } from 'lucide-react'
 import { useState } from 'react'
 import { type FetcherWithComponents, Link } from 'react-router'
 import { RelativeTime } from '~/ui/relative-time'
@@ -112,10 +112,8 @@ export function SessionCard({
               fields={{ intent: 'delete-session', sessionId: session.id }}
               action={SESSIONS_ACTION}
               question="¿Estás seguro de que quieres eliminar esta sesión?"
-              className="inline-flex items-center gap-1 rounded px-2 py-1 text-destructive hover:bg-accent"
-            >
-              <Trash2 className="size-3.5" aria-hidden /> Eliminar
-            </ConfirmButton>
+              compact
+            />
           </div>
         ) : null}
       </div>

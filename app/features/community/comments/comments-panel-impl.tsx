@@ -1,5 +1,5 @@
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
-import { MessageSquareReply, Pencil, Trash2 } from 'lucide-react'
+import { MessageSquareReply, Pencil } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { type FetcherWithComponents, useFetcher } from 'react-router'
 import { RelativeTime } from '~/ui/relative-time'
@@ -316,10 +316,8 @@ function CommentItem({
               fields={{ intent: 'delete-comment', commentId: comment.id }}
               action={thread.action}
               question="¿Estás seguro de que quieres eliminar este comentario?"
-              className="inline-flex items-center gap-1 rounded px-2 py-1 text-destructive hover:bg-accent"
-            >
-              <Trash2 className="size-3.5" aria-hidden /> Eliminar
-            </ConfirmButton>
+              compact
+            />
           ) : null}
         </div>
         {mode === 'reply' ? (

@@ -137,7 +137,7 @@ export async function getComment(c: Commentable, commentId: string) {
 /**
  * Adds a comment or a reply. Replies go one level deep (spec): a reply to a reply joins its
  * thread. The counter and the notifications commit with the comment; the one replied to and the
- * owner hear of it once, never of their own comment. Null when the thing (or the comment
+ * owner hear of it once, never of their own comment. Refused (404) when the thing (or the comment
  * replied to) does not exist or takes no comments.
  */
 async function addComment(
@@ -145,6 +145,10 @@ async function addComment(
   input: { targetId: string; userId: string; content: string; parentCommentId: string | null; actorName: string },
 ) {
   const { comments: t, target: s } = c
+  const notFound: () => never = () =>
+    refuse(404, input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario', {
+      detail: { [c.field]: input.targetId, parentCommentId: input.parentCommentId },
+    })
   return getDb().transaction(async (tx) => {
     let parent: { id: string; userId: string | null } | null = null
     if (input.parentCommentId) {
@@ -152,7 +156,7 @@ async function addComment(
         .select({ id: t.id, userId: t.userId, parentCommentId: t.parentCommentId })
         .from(t)
         .where(and(eq(t.id, input.parentCommentId), eq(c.on, input.targetId)))
-      if (!found) return null
+      if (!found) notFound()
       parent = { id: found.parentCommentId ?? found.id, userId: found.userId }
     }
     const [target] = await tx
@@ -160,7 +164,7 @@ async function addComment(
       .set({ commentCount: sql`${s.commentCount} + 1` })
       .where(and(eq(s.id, input.targetId), c.open))
       .returning({ ownerId: c.owner, title: c.title })
-    if (!target) return null
+    if (!target) notFound()
     const [comment] = await tx
       .insert(t)
       .values({ [c.field]: input.targetId, userId: input.userId, content: input.content, parentCommentId: parent?.id ?? null })
@@ -237,10 +241,6 @@ export function commentHandlers<F extends Subject>(c: Commentable<F>, user: Curr
           parentCommentId: input.parentCommentId ?? null,
           actorName: displayName(user.profile),
         })
-        if (!commentId) {
-          const failure = input.parentCommentId ? 'No se pudo añadir la respuesta' : 'No se pudo añadir el comentario'
-          refuse(404, failure, { detail: { [c.field]: targetId, parentCommentId: input.parentCommentId } })
-        }
         return success(about(targetId, commentId), { title: input.parentCommentId ? 'Respuesta añadida' : 'Comentario añadido' })
       },
     },

@@ -1,4 +1,4 @@
-import { Download, ExternalLink, FileText, MessageCircle, Pencil, Pin, PinOff, Trash2 } from 'lucide-react'
+import { Download, ExternalLink, FileText, MessageCircle, Pencil, Pin, PinOff } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { RelativeTime } from '~/ui/relative-time'
@@ -232,10 +232,7 @@ export function PostCard({
               action={FEED_ACTION}
               fields={{ intent: 'delete-post', postId: post.id }}
               question="¿Estás seguro de que quieres eliminar este post?"
-              className="inline-flex h-9 items-center gap-1 rounded-md px-3 text-sm font-medium text-destructive hover:bg-accent [&_svg]:size-4"
-            >
-              <Trash2 aria-hidden /> Eliminar
-            </ConfirmButton>
+            />
           ) : null}
         </div>
       </footer>

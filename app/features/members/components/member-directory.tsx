@@ -1,6 +1,7 @@
 import { Pager } from '~/ui/pager'
 import { Search, SlidersHorizontal } from 'lucide-react'
 import { Form, Link } from 'react-router'
+import { listHref } from '~/platform/http/query'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent } from '~/ui/card'
@@ -31,14 +32,8 @@ export interface DirectoryView {
 
 export function MemberDirectory({ directory }: { directory: DirectoryView }) {
   const filtersActive = Boolean(directory.company || directory.position)
-  const pageHref = (page: number) => {
-    const params = new URLSearchParams()
-    if (directory.search) params.set('q', directory.search)
-    if (directory.company) params.set('empresa', directory.company)
-    if (directory.position) params.set('cargo', directory.position)
-    if (page > 1) params.set('pagina', String(page))
-    return `/comunidad/miembros${params.size ? `?${params}` : ''}`
-  }
+  const pageHref = (page: number) =>
+    listHref('/comunidad/miembros', { q: directory.search, empresa: directory.company, cargo: directory.position, pagina: page })
   return (
     <section aria-labelledby="directory-title" className="grid gap-4">
       <h2 id="directory-title" className="sr-only">
