@@ -282,7 +282,7 @@ describe(`backup and restore (${engine})`, () => {
     expect(applied!.n).toBe(all)
     const audit = await getDb().execute<{ action: string }>(sql`select action from audit_log`)
     expect(audit.rows.map((row) => row.action)).toContain('before the upgrade')
-  })
+  }, 120_000) // Migrates an old database from nothing, backs it up, restores and migrates it again: slow while other files share the cores
 
   test('files on S3: the backup holds the database, says where the files are, and does not fail', async () => {
     const file = path.join(tempDir('s3'), 'nightly.tar')
