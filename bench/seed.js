@@ -426,7 +426,7 @@ async function facts(query) {
     )
     return Buffer.from(JSON.stringify([row.is_pinned, row.micros, row.id])).toString('base64url')
   }
-  // The library's cursor (library.server.ts encodeLibraryCursor): `<session_date in ms>_<id>`.
+  // The library's cursor (platform/http/query.ts dateCursor): `<session_date in ms>_<id>`.
   const [libraryRow] = await query(
     `SELECT (extract(epoch from session_date) * 1000)::bigint::text AS ms, id::text AS id FROM ceo_sessions
      WHERE publication_status = 'published' ORDER BY session_date DESC, id DESC OFFSET ${LIBRARY_PAGE - 1} LIMIT 1`,

@@ -124,7 +124,7 @@ describe('creating a session', () => {
     // 'Mis sesiones en proceso' shows it to its creator while it processes.
     const panel = await tabLoader('', people.admin.cookie)
     expect(panel.data.inProcess).toEqual([expect.objectContaining({ id: sessionId, publicationStatus: 'processing' })])
-    expect(panel.data.sessions.some((card: { id: string }) => card.id === sessionId)).toBe(false)
+    expect(panel.data.library.items.some((card: { id: string }) => card.id === sessionId)).toBe(false)
 
     const headers = new Headers({
       Origin: BASE_URL,
@@ -142,7 +142,7 @@ describe('creating a session', () => {
     await runDueJobs({ names: ['ceo-sessions.process-local-video'] })
 
     const library = await tabLoader('', people.premium.cookie)
-    expect(library.data.sessions[0]).toMatchObject({ id: sessionId, hasPdf: true, isFeatured: true, tags: ['Liderazgo', 'Financiación'] })
+    expect(library.data.library.items[0]).toMatchObject({ id: sessionId, hasPdf: true, isFeatured: true, tags: ['Liderazgo', 'Financiación'] })
     const afterPanel = await tabLoader('', people.admin.cookie)
     expect(afterPanel.data.inProcess).toEqual([expect.objectContaining({ id: sessionId, publicationStatus: 'published' })])
 
@@ -485,12 +485,12 @@ describe('the library', () => {
     for (const query of ['gestion', 'PEÑA', 'pena', 'farmaceutica norte', 'regulacion']) {
       const outcome = await tabLoader(`?buscar=${encodeURIComponent(query)}`, people.premium.cookie)
       expect(
-        outcome.data.sessions.map((card: { title: string }) => card.title),
+        outcome.data.library.items.map((card: { title: string }) => card.title),
         query,
       ).toContain('Gestión de crisis regulatorias')
     }
     const none = await tabLoader('?buscar=%25', people.premium.cookie)
-    expect(none.data.sessions).toEqual([])
+    expect(none.data.library.items).toEqual([])
   })
 
   test('a member without premium gets the admission prompt and nothing of the library', async () => {

@@ -103,7 +103,7 @@ describe('authorization matrix', () => {
     const pinned = await feedAction({ intent: 'pin-post', postId: first, pinned: 'true' }, people.admin.cookie)
     expect(pinned.data.message.title).toBe('Post actualizado')
     const page = await feedLoader('', people.premium.cookie)
-    expect(page.data.feed.posts[0]).toMatchObject({ id: first, isPinned: true })
+    expect(page.data.feed.items[0]).toMatchObject({ id: first, isPinned: true })
     await feedAction({ intent: 'pin-post', postId: first, pinned: 'false' }, people.admin.cookie)
   })
 
@@ -145,7 +145,7 @@ describe('posts: validation and hostile input', () => {
     })
     expect(await postRow(postId)).toMatchObject({ title: hostile, content: hostile })
     const page = await feedLoader('', people.premium.cookie)
-    const view = page.data.feed.posts.find((post: { id: string }) => post.id === postId)
+    const view = page.data.feed.items.find((post: { id: string }) => post.id === postId)
     const router = createMemoryRouter([{ path: '/', element: createElement(PostCard, { post: view }) }])
     const html = renderToString(createElement(RouterProvider, { router }))
     expect(html).not.toContain('<script>')
@@ -158,7 +158,7 @@ describe('posts: validation and hostile input', () => {
     const [category] = await getDb().select().from(postCategories).where(eq(postCategories.name, 'Liderazgo'))
     const postId = await createPost(people.premium.cookie!, { title: 'Liderar equipos', categoryId: category!.id })
     const page = await feedLoader(`?categoria=${category!.id}`, people.premium.cookie)
-    const posts = page.data.feed.posts
+    const posts = page.data.feed.items
     expect(posts.map((post: { id: string }) => post.id)).toContain(postId)
     expect(posts.every((post: { category: { id: string } | null }) => post.category?.id === category!.id)).toBe(true)
   })
@@ -211,7 +211,7 @@ describe('feed pagination', () => {
     const { author } = await seedPosts(121, 'Recarga')
     const cursor = (await feedLoader('', author.cookie)).data.feed.nextCursor
     const sizeOf = async (cantidad: string) =>
-      (await feedLoader(`?cursor=${cursor}&cantidad=${cantidad}`, author.cookie)).data.feed.posts.length
+      (await feedLoader(`?cursor=${cursor}&cantidad=${cantidad}`, author.cookie)).data.feed.items.length
     expect(await sizeOf('7')).toBe(7)
     expect(await sizeOf('40')).toBe(40)
     expect(await sizeOf('100000')).toBe(100)
@@ -272,7 +272,7 @@ describe('feed pagination', () => {
     const oldest = ids[24]!
     const page = await feedLoader(`?editar=${oldest}`, author.cookie)
     expect(page.data.editing).toBe(oldest)
-    const [first] = page.data.feed.posts
+    const [first] = page.data.feed.items
     expect(first).toMatchObject({ id: oldest, canEdit: true })
     const render = (post: unknown) =>
       renderToString(
@@ -284,18 +284,18 @@ describe('feed pagination', () => {
     expect(own).toContain('name="intent" value="update-post"')
     expect(own).toContain('Guardar')
     // Another member following the same link sees the post, never a form for it.
-    const other = (await feedLoader(`?editar=${oldest}`, people.premium.cookie)).data.feed.posts[0]
+    const other = (await feedLoader(`?editar=${oldest}`, people.premium.cookie)).data.feed.items[0]
     expect(other).toMatchObject({ id: oldest, canEdit: false })
     expect(render(other)).not.toContain('update-post')
     // Junk is ignored: the first page as usual.
     const junk = await feedLoader('?editar=%3Cscript%3E', author.cookie)
     expect(junk.data.editing).toBeNull()
-    expect(junk.data.feed.posts.map((post: { id: string }) => post.id)).not.toContain(oldest)
+    expect(junk.data.feed.items.map((post: { id: string }) => post.id)).not.toContain(oldest)
   })
 
   test('a forged cursor is ignored (first page)', async () => {
     const idsOf = async (query: string) =>
-      (await feedLoader(query, people.premium.cookie)).data.feed.posts.map((post: { id: string }) => post.id)
+      (await feedLoader(query, people.premium.cookie)).data.feed.items.map((post: { id: string }) => post.id)
     const forged = await idsOf('?cursor=eyJoYWNrIjp0cnVlfQ')
     expect(forged).toHaveLength(20)
     expect(forged).toEqual(await idsOf(''))
@@ -508,7 +508,7 @@ describe('attachments', () => {
       message: { title: 'Post creado', description: 'Tu post ha sido publicado exitosamente' },
     })
     const page = await feedLoader('', people.premium.cookie)
-    const view = page.data.feed.posts.find((post: { id: string }) => post.id === outcome.data.postId)
+    const view = page.data.feed.items.find((post: { id: string }) => post.id === outcome.data.postId)
     expect(view.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['foto.webp', 'informe-anual.pdf', 'notas.txt'])
 
     const serve = (url: string) => {

@@ -133,7 +133,7 @@ describe('parts of a page degrade; the page stays', () => {
     const outcome = await feedLoader('', people.premium.cookie)
     expect(outcome.status).toBe(200)
     expect(outcome.data.categories).toBeNull()
-    expect(outcome.data.feed.posts.map((post: { title: string }) => post.title)).toContain('Visible sin categorías')
+    expect(outcome.data.feed.items.map((post: { title: string }) => post.title)).toContain('Visible sin categorías')
   })
 
   test("posts that cannot be loaded reach the feed's own boundary ('No se pudieron cargar los posts'), not an empty feed", async () => {
@@ -146,7 +146,7 @@ describe('parts of a page degrade; the page stays', () => {
     const outcome = await load(sessionsRoute, '/comunidad/sesiones', people.premium.cookie)
     expect(outcome.status).toBe(200)
     expect(outcome.data.continueWatching).toEqual([])
-    expect(outcome.data.sessions).toBeInstanceOf(Array)
+    expect(outcome.data.library.items).toBeInstanceOf(Array)
   })
 
   test.each([
