@@ -14,7 +14,9 @@ export function feedLoader(query: string, cookie?: string) {
 
 /** The feed's next page, as 'Cargar más' fetches it (`query`: '?cursor=…'). */
 export function feedPage(query: string, cookie?: string) {
-  return run(() => feedPageRoute.loader({ request: getRequest(`/comunidad/publicaciones${query}`, { cookie }), params: {}, context } as any))
+  return run(() =>
+    feedPageRoute.loader({ request: getRequest(`/comunidad/publicaciones${query}`, { cookie }), params: {}, context } as any),
+  )
 }
 
 /** A multipart post with files, as the Create Post dialog sends it. */

@@ -143,7 +143,12 @@ describe('creating a session', () => {
     await runDueJobs({ names: ['ceo-sessions.process-local-video'] })
 
     const library = await tabLoader('', people.premium.cookie)
-    expect(library.data.library.items[0]).toMatchObject({ id: sessionId, hasPdf: true, isFeatured: true, tags: ['Liderazgo', 'Financiación'] })
+    expect(library.data.library.items[0]).toMatchObject({
+      id: sessionId,
+      hasPdf: true,
+      isFeatured: true,
+      tags: ['Liderazgo', 'Financiación'],
+    })
     const afterPanel = await tabLoader('', people.admin.cookie)
     expect(afterPanel.data.inProcess).toEqual([expect.objectContaining({ id: sessionId, publicationStatus: 'published' })])
 
@@ -563,7 +568,7 @@ describe("the library's pages", () => {
     const first = (await tabLoader('?buscar=paginada', people.premium.cookie)).data.library
     expect(first.items).toHaveLength(12)
     const seen: string[] = first.items.map((card: { id: string }) => card.id)
-    for (let next = first.next; next; ) {
+    for (let next = first.next; next;) {
       const page = await run(() =>
         pageRoute.loader({
           request: getRequest(`/comunidad/sesiones/pagina?buscar=paginada&cursor=${next}`, { cookie: people.premium.cookie }),
@@ -577,7 +582,11 @@ describe("the library's pages", () => {
     expect(seen.toSorted()).toEqual(rows.map((row) => row.id).toSorted())
     // Without premium the next page is refused like the tab.
     const refused = await run(() =>
-      pageRoute.loader({ request: getRequest('/comunidad/sesiones/pagina', { cookie: people.member.cookie }), params: {}, context: {} } as never),
+      pageRoute.loader({
+        request: getRequest('/comunidad/sesiones/pagina', { cookie: people.member.cookie }),
+        params: {},
+        context: {},
+      } as never),
     )
     expect(refused.status).toBe(403)
   })

@@ -71,7 +71,15 @@ export function normalizeSearch(query: string) {
  * Published sessions, newest session first (spec 001 §7), optionally only those whose title, CEO,
  * company, texts or tags contain every word searched, accents and case aside. One query.
  */
-export async function listLibrary({ search, cursor, limit = LIBRARY_PAGE_SIZE }: { search: string; cursor: string | null; limit?: number }) {
+export async function listLibrary({
+  search,
+  cursor,
+  limit = LIBRARY_PAGE_SIZE,
+}: {
+  search: string
+  cursor: string | null
+  limit?: number
+}) {
   const after = dateCursor.decode(cursor)
   const words = normalizeSearch(search).split(/\s+/).filter(Boolean).slice(0, 8)
   const rows = await getDb()

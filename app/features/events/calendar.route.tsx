@@ -135,7 +135,8 @@ function UpcomingList({ first, next, now }: { first: EventView[]; next: string |
   const list = useLoadMore({
     first: page,
     resetKey: '',
-    dataHref: (cursor, count) => `/comunidad/calendario/pagina?${new URLSearchParams({ cursor, ...(count ? { cantidad: String(count) } : {}) })}`,
+    dataHref: (cursor, count) =>
+      `/comunidad/calendario/pagina?${new URLSearchParams({ cursor, ...(count ? { cantidad: String(count) } : {}) })}`,
   })
   return (
     <section aria-labelledby="upcoming-title" className="grid gap-3">

@@ -295,7 +295,7 @@ describe("the list's pages", () => {
     const first = await tab('', people.premium.cookie)
     expect(first.data.events).toHaveLength(12)
     const seen: Array<{ id: string; eventDate: string }> = [...first.data.events]
-    for (let next = first.data.next; next; ) {
+    for (let next = first.data.next; next;) {
       const page = await run(() =>
         pageRoute.loader({
           request: getRequest(`/comunidad/calendario/pagina?cursor=${next}`, { cookie: people.premium.cookie }),

@@ -70,7 +70,15 @@ export async function listEvents({
 export const UPCOMING_PAGE_SIZE = 12
 
 /** A page of the list's upcoming events after `cursor` (keyset, no OFFSET), and where the next starts. */
-export async function listUpcoming({ viewerId, cursor, limit = UPCOMING_PAGE_SIZE }: { viewerId: string; cursor: string | null; limit?: number }) {
+export async function listUpcoming({
+  viewerId,
+  cursor,
+  limit = UPCOMING_PAGE_SIZE,
+}: {
+  viewerId: string
+  cursor: string | null
+  limit?: number
+}) {
   const rows = await listEvents({ viewerId, from: new Date(), after: dateCursor.decode(cursor), limit: limit + 1 })
   const shown = rows.slice(0, limit)
   const last = shown.at(-1)

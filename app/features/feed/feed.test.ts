@@ -167,7 +167,11 @@ describe('posts: validation and hostile input', () => {
 describe('feed pagination', () => {
   // Straight into the table (the posting rate limit would rightly stop so many posts), one second
   // apart so "newest first" can fail; `index` 0 is the newest.
-  const seedPosts = async (count: number, label: string, { sameTime = false, categoryId }: { sameTime?: boolean; categoryId?: string } = {}) => {
+  const seedPosts = async (
+    count: number,
+    label: string,
+    { sameTime = false, categoryId }: { sameTime?: boolean; categoryId?: string } = {},
+  ) => {
     const author = await createPersona('premium')
     const now = Date.now()
     const rows = await getDb()
@@ -189,7 +193,7 @@ describe('feed pagination', () => {
   const allPages = async (cookie: string, filter = '') => {
     const first = (await feedLoader(filter ? `?${filter}` : '', cookie)).data.feed
     const pages: Shown[][] = [first.items]
-    for (let next: string | null = first.next; next && pages.length < 100; ) {
+    for (let next: string | null = first.next; next && pages.length < 100;) {
       const page = (await feedPage(`?cursor=${next}${filter ? `&${filter}` : ''}`, cookie)).data
       pages.push(page.items)
       next = page.next
@@ -224,13 +228,14 @@ describe('feed pagination', () => {
     for (const id of ids) expect(seen).toContain(id)
   })
 
-  test('the next pages keep the category; a hidden post stays its author\'s alone on every page', async () => {
+  test("the next pages keep the category; a hidden post stays its author's alone on every page", async () => {
     const [category] = await getDb().select({ id: postCategories.id }).from(postCategories).limit(1)
     const { author, ids } = await seedPosts(23, 'En categoría', { categoryId: category!.id })
     const hidden = ids[15]!
     await getDb().update(communityPosts).set({ hiddenAt: new Date(), hiddenReason: 'Spam' }).where(eq(communityPosts.id, hidden))
-    const inCategory = (await getDb().select({ id: communityPosts.id }).from(communityPosts).where(eq(communityPosts.categoryId, category!.id)))
-      .length
+    const inCategory = (
+      await getDb().select({ id: communityPosts.id }).from(communityPosts).where(eq(communityPosts.categoryId, category!.id))
+    ).length
     try {
       const mine = (await allPages(author.cookie!, `categoria=${category!.id}`)).flat()
       expect(mine.every((post) => post.category?.id === category!.id)).toBe(true)

@@ -182,12 +182,17 @@ describe('parts of a page degrade; the page stays', () => {
     [feedPageRoute, '/comunidad/publicaciones', /from "community_posts"/, 'No se pudieron cargar más publicaciones'],
     [sessionsPageRoute, '/comunidad/sesiones/pagina', /from "ceo_sessions"/, 'No se pudieron cargar más sesiones'],
     [eventsPageRoute, '/comunidad/calendario/pagina', /from "events"/, 'No se pudieron cargar más eventos'],
-  ] as const)("'Cargar más' (%#) answers a failure as data: the list keeps what it shows and offers to try again", async (route, path, pattern, message) => {
-    fail(pattern)
-    const outcome = await answered(() => route.loader({ request: getRequest(path, { cookie: people.premium.cookie }), params: {}, context } as never))
-    expect(outcome.status).toBe(500)
-    expect(outcome.data).toMatchObject({ ok: false, message: { title: message } })
-  })
+  ] as const)(
+    "'Cargar más' (%#) answers a failure as data: the list keeps what it shows and offers to try again",
+    async (route, path, pattern, message) => {
+      fail(pattern)
+      const outcome = await answered(() =>
+        route.loader({ request: getRequest(path, { cookie: people.premium.cookie }), params: {}, context } as never),
+      )
+      expect(outcome.status).toBe(500)
+      expect(outcome.data).toMatchObject({ ok: false, message: { title: message } })
+    },
+  )
 
   test("a post's comments that cannot be loaded: the panel says so in place", async () => {
     const postId = await createPost(people.premium.cookie!, { title: 'Con comentarios' })
