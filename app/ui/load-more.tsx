@@ -85,17 +85,28 @@ export function LoadMore({
   list,
   href,
   loaded,
+  end,
 }: {
   list: ReturnType<typeof useLoadMore>
   /** The next page's own address (the link without JavaScript). */
   href: (next: string) => string
   /** What the status says once `count` items more are shown. */
   loaded: (count: number) => string
+  /** Under the last page appended ('No hay más publicaciones'). */
+  end: string
 }) {
   const link = useRef<HTMLAnchorElement>(null)
+  const endRef = useRef<HTMLParagraphElement>(null)
+  const hadFocus = useRef(false)
   const { next, loading, failure, load } = list
   const loadRef = useRef(load)
   loadRef.current = load
+
+  // The link goes with the last page: the focus it had goes to the line that takes its place.
+  useEffect(() => {
+    if (!next && hadFocus.current) endRef.current?.focus()
+    hadFocus.current = false
+  }, [next])
 
   // A new observer for each page: it reports at once whether the link is still near the screen.
   // After a failure only the link tries again, so a broken page is not asked for in a loop.
@@ -125,6 +136,7 @@ export function LoadMore({
           to={href(next)}
           onClick={(event) => {
             event.preventDefault()
+            hadFocus.current = document.activeElement === event.currentTarget
             load()
           }}
           className={cn(
@@ -136,6 +148,10 @@ export function LoadMore({
           {loading ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
           {loading ? 'Cargando...' : failure ? 'Reintentar' : 'Cargar más'}
         </Link>
+      ) : list.loadedCount !== null ? (
+        <p ref={endRef} tabIndex={-1} className="text-center text-sm text-muted-foreground outline-none">
+          {end}
+        </p>
       ) : null}
     </>
   )

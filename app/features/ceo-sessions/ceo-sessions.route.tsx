@@ -163,7 +163,12 @@ function Library({
             </p>
           </div>
         )}
-        <LoadMore list={list} href={(cursor) => `?${query(cursor)}`} loaded={(count) => `${count} sesiones más cargadas`} />
+        <LoadMore
+          list={list}
+          href={(cursor) => `?${query(cursor)}`}
+          loaded={(count) => `${count} sesiones más cargadas`}
+          end="No hay más sesiones"
+        />
       </section>
       {data.canCreate ? <SessionDialog open={creating} onClose={() => setCreating(false)} /> : null}
       {data.editing ? <SessionDialog key={data.editing.id} session={data.editing} open onClose={closeEdit} /> : null}

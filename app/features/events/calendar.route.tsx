@@ -154,7 +154,12 @@ function UpcomingList({ first, next, now }: { first: EventView[]; next: string |
       ) : (
         <p className="rounded-xl border border-dashed bg-card p-8 text-center text-muted-foreground">No hay eventos próximos</p>
       )}
-      <LoadMore list={list} href={(cursor) => `?${new URLSearchParams({ cursor })}`} loaded={(count) => `${count} eventos más cargados`} />
+      <LoadMore
+        list={list}
+        href={(cursor) => `?${new URLSearchParams({ cursor })}`}
+        loaded={(count) => `${count} eventos más cargados`}
+        end="No hay más eventos"
+      />
     </section>
   )
 }

@@ -55,7 +55,12 @@ export function Feed({
           editOnLoad={editing === post.id}
         />
       ))}
-      <LoadMore list={list} href={(cursor) => `/comunidad?${query(cursor)}`} loaded={(count) => `${count} publicaciones más cargadas`} />
+      <LoadMore
+        list={list}
+        href={(cursor) => `/comunidad?${query(cursor)}`}
+        loaded={(count) => `${count} publicaciones más cargadas`}
+        end="No hay más publicaciones"
+      />
     </section>
   )
 }
