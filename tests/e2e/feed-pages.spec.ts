@@ -1,5 +1,5 @@
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
-import { commentsOf, createPost, feedAction, idOf, POST_CARD, postCard, uniqueTitle } from './support/community'
+import { commentsOf, createPost, feedAction, POST_CARD, postCard, uniqueTitle } from './support/community'
 import { expect, newMember, test } from './support/fixtures'
 import { expectToast, liveStreamOpen } from './support/ui'
 
@@ -64,13 +64,6 @@ test('the next posts come on reaching the end and with “Cargar más”; an app
   await bruno.page.goto(commentsOf(postId))
   await expect(bruno.page.locator(POST_CARD).first()).toHaveId(`post-${postId}`)
   await expect(postCard(bruno.page, title).getByRole('list', { name: 'Comentarios' })).toContainText('Me pasó lo mismo el año pasado.')
-
-  for (const viewport of [MOBILE, DESKTOP]) {
-    await page.setViewportSize(viewport)
-    await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }))
-    await screenshot(page, `feed-load-more-${viewport.width}`, { fullPage: false })
-    await expectNoHorizontalOverflow(page, '/comunidad with appended pages', viewport)
-  }
 })
 
 test('without JavaScript “Cargar más” is a link to the next ten posts', async ({ signedInAs, pageAs }) => {
@@ -82,6 +75,12 @@ test('without JavaScript “Cargar más” is a link to the next ten posts', asy
   await expect(page.locator(POST_CARD)).toHaveCount(10)
   // The oldest two of the twelve are on the next page.
   await expect(postCard(page, titles[1]!)).toHaveCount(0)
+  for (const viewport of [MOBILE, DESKTOP]) {
+    await page.setViewportSize(viewport)
+    await page.getByRole('link', { name: 'Cargar más' }).scrollIntoViewIfNeeded()
+    await screenshot(page, `feed-load-more-${viewport.width}`, { fullPage: false })
+    await expectNoHorizontalOverflow(page, "/comunidad with 'Cargar más'", viewport)
+  }
   const firstIds = await page.locator(POST_CARD).evaluateAll((cards) => cards.map((card) => card.id))
   await page.getByRole('link', { name: 'Cargar más' }).click()
   await expect(page).toHaveURL(/\/comunidad\?cursor=/)
@@ -89,5 +88,4 @@ test('without JavaScript “Cargar más” is a link to the next ten posts', asy
   await expect(postCard(page, titles[0]!)).toBeVisible()
   const nextIds = await page.locator(POST_CARD).evaluateAll((cards) => cards.map((card) => card.id))
   expect(nextIds.filter((id) => firstIds.includes(id))).toEqual([])
-  expect(await idOf(postCard(page, titles[0]!), 'post')).toMatch(/^[0-9a-f-]{36}$/)
 })
