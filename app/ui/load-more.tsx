@@ -32,6 +32,8 @@ export function useLoadMore<T extends { id: string }>({
   const [appended, setAppended] = useState<ListPage<T>>({ items: [], next: first.next })
   const [loadedCount, setLoadedCount] = useState<number | null>(null)
   const shownFor = useRef({ first, resetKey })
+  // The last answer from before the list started again: its failure is not this list's.
+  const before = useRef<typeof more.data>(undefined)
 
   useEffect(() => {
     const previous = shownFor.current
@@ -39,6 +41,8 @@ export function useLoadMore<T extends { id: string }>({
     shownFor.current = { first, resetKey }
     if (previous.resetKey !== resetKey || appended.items.length === 0 || !first.next) {
       setAppended({ items: [], next: first.next })
+      setLoadedCount(null)
+      before.current = more.data
       return
     }
     void reload.load(dataHref(first.next, Math.min(appended.items.length, MAX_RELOAD)))
@@ -68,7 +72,7 @@ export function useLoadMore<T extends { id: string }>({
     next,
     loading: more.state !== 'idle',
     /** Why the last page did not load (the list keeps what it shows; the link tries again). */
-    failure: more.state === 'idle' && more.data && !('items' in more.data) ? more.data.message.title : null,
+    failure: more.state === 'idle' && more.data !== before.current && more.data && !('items' in more.data) ? more.data.message.title : null,
     loadedCount,
     load: () => {
       if (next && more.state === 'idle') void more.load(dataHref(next))
