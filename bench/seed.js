@@ -41,7 +41,7 @@ const EVENTS = 200
 const VIDEO_SESSION = 1
 const SEARCH_TAG = 'Biotecnología'
 /** The library's page (app/features/ceo-sessions/library.server.ts LIBRARY_PAGE_SIZE). */
-const LIBRARY_PAGE = 24
+const LIBRARY_PAGE = 12
 
 const FIRST_NAMES = [
   'Lucía',
@@ -426,7 +426,7 @@ async function facts(query) {
     )
     return Buffer.from(JSON.stringify([row.is_pinned, row.micros, row.id])).toString('base64url')
   }
-  // The library's cursor (library.server.ts encodeLibraryCursor): `<session_date in ms>_<id>`.
+  // The library's cursor (platform/http/query.ts dateCursor): `<session_date in ms>_<id>`.
   const [libraryRow] = await query(
     `SELECT (extract(epoch from session_date) * 1000)::bigint::text AS ms, id::text AS id FROM ceo_sessions
      WHERE publication_status = 'published' ORDER BY session_date DESC, id DESC OFFSET ${LIBRARY_PAGE - 1} LIMIT 1`,
@@ -444,8 +444,8 @@ async function facts(query) {
     counts,
     categories,
     cursors: {
-      page2: await cursorAfter(19), // posts 21-40
-      page250: await cursorAfter(4979), // posts 4,981-5,000
+      page2: await cursorAfter(9), // posts 11-20
+      page250: await cursorAfter(2489), // posts 2,491-2,500
       last: await cursorAfter(POSTS - 6), // the last 5 posts
     },
     sessions: {

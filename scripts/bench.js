@@ -19,8 +19,9 @@
 //                                                    (root loader: session, profile, roles, unread)
 //        /comunidad                                  the feed page (document, server-rendered)
 //        /comunidad.data?_routes=features%2Ffeed%2Ffeed.route  the feed's data endpoint: what the browser
-//                                                    fetches for a client navigation or “Cargar más”
-//        /comunidad/sesiones                         the Sesiones tab (document): 24 cards + 4 'Continuar viendo'
+//                                                    fetches for a client navigation
+//        /comunidad/publicaciones.data?cursor=…      the feed's next 10 posts, as “Cargar más” fetches them
+//        /comunidad/sesiones                         the Sesiones tab (document): 12 cards + 4 'Continuar viendo'
 //        /comunidad/sesiones?buscar=Biotecnología    a search, as a tag's link sends it (150 sessions match)
 //        /video/<id>                                 the video page (document); each opening counts a view:
 //                                                    one UPDATE of the session's row per request, on purpose
@@ -96,12 +97,14 @@ const FEED_DATA = '/comunidad.data?_routes=features%2Ffeed%2Ffeed.route'
 const TARGETS = [
   { name: 'baseline /healthz', path: '/healthz', expect: (body) => body.includes('"ok"') },
   { name: 'baseline /legal', path: '/legal', expect: (body) => body.includes('Aviso Legal') },
-  { name: '/comunidad', path: '/comunidad', expect: (body) => postsShown(body) === 20 },
-  { name: '/comunidad.data', path: FEED_DATA, expect: (body) => body.includes('nextCursor') && body.includes('Reflexiones sobre') },
+  { name: '/comunidad', path: '/comunidad', expect: (body) => postsShown(body) === 10 },
+  { name: '/comunidad.data', path: FEED_DATA, expect: (body) => body.includes('"next"') && body.includes('Reflexiones sobre') },
 ]
+/** The feed's next page as 'Cargar más' fetches it (app/features/feed/page.route.ts). */
+const nextPosts = (cursor) => `/comunidad/publicaciones.data?${new URLSearchParams({ cursor, _routes: 'features/feed/page.route' })}`
 const VIDEO_ROUTE = 'features/ceo-sessions/video.route'
 /** Cards of the sessions library page (library.server.ts LIBRARY_PAGE_SIZE), and 'Continuar viendo'. */
-const LIBRARY_PAGE = 24
+const LIBRARY_PAGE = 12
 const CONTINUE_WATCHING = 4
 
 /** The pages of the CEO sessions, which need the seeded ids and the video's signed address. */
@@ -471,6 +474,11 @@ async function benchEngine(engine) {
   const videoSrc = await videoSource(seeded.sessions.withVideo, cookie)
   const targets = [
     ...TARGETS,
+    {
+      name: '/comunidad/publicaciones.data',
+      path: nextPosts(seeded.cursors.page2),
+      expect: (body) => body.includes('"next"') && body.includes('Reflexiones sobre'),
+    },
     ...sessionTargets(seeded.sessions, videoSrc),
     ...eventTargets(seeded.events),
     ...notificationTargets(),
@@ -534,12 +542,12 @@ async function benchEngine(engine) {
   const checks = [
     { name: '/healthz', path: '/healthz' },
     { name: '/legal', path: '/legal' },
-    { name: '/comunidad.data (feed loader only)', path: FEED_DATA, shown: 20 },
-    { name: '/comunidad.data (all loaders)', path: '/comunidad.data', shown: 20 },
+    { name: '/comunidad.data (feed loader only)', path: FEED_DATA, shown: 10 },
+    { name: '/comunidad.data (all loaders)', path: '/comunidad.data', shown: 10 },
     {
-      name: '/comunidad.data “Cargar más”, page 250',
-      path: `/comunidad.data?${new URLSearchParams({ cursor: seeded.cursors.page250, _routes: 'features/feed/feed.route' })}`,
-      shown: 20,
+      name: '/comunidad/publicaciones.data “Cargar más”, page 250',
+      path: nextPosts(seeded.cursors.page250),
+      shown: 10,
     },
     { name: '/comunidad, category with no post', path: feedPath({ categoria: byName.get('Oportunidades').id }), document: true },
     { name: '/comunidad, category with 1 post', path: feedPath({ categoria: byName.get('Médico').id }), document: true },

@@ -155,6 +155,9 @@ test('posts loaded with “Cargar más” stay, and stay current, when one of th
   await bruno.page.goto('/comunidad')
   const post = postCard(bruno.page, title)
   await expect(post).toHaveCount(0)
+  await expect(bruno.page.locator(POST_CARD)).toHaveCount(10)
+  // Twenty newer posts: Bruno's is on the third page.
+  await bruno.page.getByRole('link', { name: 'Cargar más' }).click()
   await expect(bruno.page.locator(POST_CARD)).toHaveCount(20)
   await bruno.page.getByRole('link', { name: 'Cargar más' }).click()
   await expect(post).toBeVisible()

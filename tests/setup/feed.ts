@@ -1,4 +1,5 @@
 import * as feedRoute from '~/features/feed/feed.route'
+import * as feedPageRoute from '~/features/feed/page.route'
 import { BASE_URL, formRequest, getRequest, run, TEST_IP } from './requests'
 
 const context = { cspNonce: 'test' }
@@ -9,6 +10,13 @@ export function feedAction(fields: Record<string, string>, cookie?: string) {
 
 export function feedLoader(query: string, cookie?: string) {
   return run(() => feedRoute.loader({ request: getRequest(`/comunidad${query}`, { cookie }), params: {}, context } as any))
+}
+
+/** The feed's next page, as 'Cargar más' fetches it (`query`: '?cursor=…'). */
+export function feedPage(query: string, cookie?: string) {
+  return run(() =>
+    feedPageRoute.loader({ request: getRequest(`/comunidad/publicaciones${query}`, { cookie }), params: {}, context } as any),
+  )
 }
 
 /** A multipart post with files, as the Create Post dialog sends it. */

@@ -307,7 +307,7 @@ describe("'Eliminar mi cuenta'", () => {
     // Their post and comments stay, without an author; the feed shows them as «Miembro eliminado», with no profile link.
     expect(await post(seeded.ownPost)).toMatchObject({ userId: null, commentCount: 1 })
     const feed = await feedLoader(`?comentarios=${seeded.othersPost}`, third.cookie)
-    const kept = feed.data.feed.posts.find((candidate: { id: string }) => candidate.id === seeded.ownPost)
+    const kept = feed.data.feed.items.find((candidate: { id: string }) => candidate.id === seeded.ownPost)
     expect(kept.author).toMatchObject({ userId: null, name: 'Miembro eliminado', avatarUrl: null })
     const comments = feed.data.openComments.comments as Array<{
       content: string

@@ -1,6 +1,6 @@
 import { Plus, Search, Video } from 'lucide-react'
 import { useState } from 'react'
-import { Form, Link, useFetcher, useNavigate, useSearchParams } from 'react-router'
+import { Form, useFetcher, useNavigate, useSearchParams } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/features/account/guards.server'
 import { guardedAction, orWhenFailed } from '~/platform/http/responses.server'
@@ -18,6 +18,7 @@ import { SessionDialog } from './components/session-dialog'
 import { getSessionForEdit, listContinueWatching, listLibrary, listMyInProcess, toCardView } from './library.server'
 import type { Route } from './+types/ceo-sessions.route'
 import { PartErrorBoundary } from '~/ui/error-boundary'
+import { LoadMore, useLoadMore } from '~/ui/load-more'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -40,8 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     hasAccess: true as const,
     canCreate,
     search,
-    sessions: library.sessions.map((row) => toCardView(row, user)),
-    nextCursor: library.nextCursor,
+    library: { items: library.sessions.map((row) => toCardView(row, user)), next: library.nextCursor },
     continueWatching: continueWatching.map((row) => ({ session: toCardView(row, user), positionSeconds: row.positionSeconds })),
     inProcess: inProcess.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
     editing:
@@ -91,6 +91,13 @@ function Library({
   useResultToast(remove.state, remove.data)
   const [params] = useSearchParams()
   const navigate = useNavigate()
+  const query = (cursor: string, count?: number) =>
+    new URLSearchParams({ ...(data.search ? { buscar: data.search } : {}), cursor, ...(count ? { cantidad: String(count) } : {}) })
+  const list = useLoadMore({
+    first: data.library,
+    resetKey: data.search,
+    dataHref: (cursor, count) => `/comunidad/sesiones/pagina?${query(cursor, count)}`,
+  })
   const closeEdit = () => {
     const next = new URLSearchParams(params)
     next.delete('editar')
@@ -140,9 +147,9 @@ function Library({
         <h2 id="library-title" className="sr-only">
           {data.search ? `Resultados para «${data.search}»` : 'Todas las sesiones'}
         </h2>
-        {data.sessions.length ? (
+        {list.items.length ? (
           <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {data.sessions.map((session) => (
+            {list.items.map((session) => (
               <li key={session.id} className="grid">
                 <SessionCard session={session} remove={remove} />
               </li>
@@ -156,14 +163,12 @@ function Library({
             </p>
           </div>
         )}
-        {data.nextCursor ? (
-          <Link
-            to={`?${new URLSearchParams({ ...(data.search ? { buscar: data.search } : {}), cursor: data.nextCursor })}`}
-            className="justify-self-center rounded-md border px-4 py-2 text-sm font-medium hover:bg-accent"
-          >
-            Ver más sesiones
-          </Link>
-        ) : null}
+        <LoadMore
+          list={list}
+          href={(cursor) => `?${query(cursor)}`}
+          loaded={(count) => `${count} sesiones más cargadas`}
+          end="No hay más sesiones"
+        />
       </section>
       {data.canCreate ? <SessionDialog open={creating} onClose={() => setCreating(false)} /> : null}
       {data.editing ? <SessionDialog key={data.editing.id} session={data.editing} open onClose={closeEdit} /> : null}

@@ -16,6 +16,7 @@ import { BASE_URL, formRequest, getRequest, run, TEST_IP } from '../../../tests/
 import { newSession } from '../../../tests/setup/sessions'
 import * as tabRoute from './ceo-sessions.route'
 import * as commentsRoute from './comments.route'
+import * as pageRoute from './page.route'
 import { ceoSessionComments, ceoSessionLikes, ceoSessions } from './schema'
 import { handleVideoUpload } from './video-upload.server'
 import * as videoRoute from './video.route'
@@ -124,7 +125,7 @@ describe('creating a session', () => {
     // 'Mis sesiones en proceso' shows it to its creator while it processes.
     const panel = await tabLoader('', people.admin.cookie)
     expect(panel.data.inProcess).toEqual([expect.objectContaining({ id: sessionId, publicationStatus: 'processing' })])
-    expect(panel.data.sessions.some((card: { id: string }) => card.id === sessionId)).toBe(false)
+    expect(panel.data.library.items.some((card: { id: string }) => card.id === sessionId)).toBe(false)
 
     const headers = new Headers({
       Origin: BASE_URL,
@@ -142,7 +143,12 @@ describe('creating a session', () => {
     await runDueJobs({ names: ['ceo-sessions.process-local-video'] })
 
     const library = await tabLoader('', people.premium.cookie)
-    expect(library.data.sessions[0]).toMatchObject({ id: sessionId, hasPdf: true, isFeatured: true, tags: ['Liderazgo', 'Financiación'] })
+    expect(library.data.library.items[0]).toMatchObject({
+      id: sessionId,
+      hasPdf: true,
+      isFeatured: true,
+      tags: ['Liderazgo', 'Financiación'],
+    })
     const afterPanel = await tabLoader('', people.admin.cookie)
     expect(afterPanel.data.inProcess).toEqual([expect.objectContaining({ id: sessionId, publicationStatus: 'published' })])
 
@@ -485,12 +491,12 @@ describe('the library', () => {
     for (const query of ['gestion', 'PEÑA', 'pena', 'farmaceutica norte', 'regulacion']) {
       const outcome = await tabLoader(`?buscar=${encodeURIComponent(query)}`, people.premium.cookie)
       expect(
-        outcome.data.sessions.map((card: { title: string }) => card.title),
+        outcome.data.library.items.map((card: { title: string }) => card.title),
         query,
       ).toContain('Gestión de crisis regulatorias')
     }
     const none = await tabLoader('?buscar=%25', people.premium.cookie)
-    expect(none.data.sessions).toEqual([])
+    expect(none.data.library.items).toEqual([])
   })
 
   test('a member without premium gets the admission prompt and nothing of the library', async () => {
@@ -536,5 +542,52 @@ describe('the library', () => {
     expect(await getStorage().size(before!.pdfKey!)).toBeNull()
     const editing = await tabLoader(`?editar=${sessionId}`, people.admin.cookie)
     expect(editing.data.editing).toMatchObject({ id: sessionId, title: 'Después', sessionDate: '2026-11-05T19:00' })
+  })
+})
+
+describe("the library's pages", () => {
+  test("12 cards a page; 'Cargar más' goes on after the last one, search kept, each session once", async () => {
+    // Straight into the table, older than every other session, two at the same instant at each date.
+    const rows = await getDb()
+      .insert(ceoSessions)
+      .values(
+        Array.from({ length: 27 }, (_, index) => ({
+          title: `Archivo ${index}`,
+          summary: '',
+          description: '',
+          ceoName: 'Nora Paginada',
+          ceoPosition: 'CEO',
+          ceoCompany: 'Páginas',
+          sessionDate: new Date(Date.UTC(2019, 0, 1 + Math.floor(index / 2))),
+          searchText: 'archivo nora paginada',
+          videoProvider: 'local' as const,
+          publicationStatus: 'published' as const,
+        })),
+      )
+      .returning({ id: ceoSessions.id })
+    const first = (await tabLoader('?buscar=paginada', people.premium.cookie)).data.library
+    expect(first.items).toHaveLength(12)
+    const seen: string[] = first.items.map((card: { id: string }) => card.id)
+    for (let next = first.next; next;) {
+      const page = await run(() =>
+        pageRoute.loader({
+          request: getRequest(`/comunidad/sesiones/pagina?buscar=paginada&cursor=${next}`, { cookie: people.premium.cookie }),
+          params: {},
+          context: {},
+        } as never),
+      )
+      seen.push(...page.data.items.map((card: { id: string }) => card.id))
+      next = page.data.next
+    }
+    expect(seen.toSorted()).toEqual(rows.map((row) => row.id).toSorted())
+    // Without premium the next page is refused like the tab.
+    const refused = await run(() =>
+      pageRoute.loader({
+        request: getRequest('/comunidad/sesiones/pagina', { cookie: people.member.cookie }),
+        params: {},
+        context: {},
+      } as never),
+    )
+    expect(refused.status).toBe(403)
   })
 })

@@ -6,12 +6,13 @@ import type { CurrentUser } from '~/features/account/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { getDb } from '~/platform/db/client.server'
 import { DEFAULT_TIME_ZONE } from '~/platform/dates'
+import { dateCursor } from '~/platform/http/query'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
 import { ceoSessionDailyViews, ceoSessionLikes, ceoSessionProgress, ceoSessions } from './schema'
 import { searchTextOf } from './sessions.server'
 
-/** Cards per page of the library. */
-export const LIBRARY_PAGE_SIZE = 24
+/** Cards per page of the library (issue 38: 12, the next ones appended as the member scrolls). */
+export const LIBRARY_PAGE_SIZE = 12
 
 /** Who spoke, when and about what: what a card and the edit dialog both show. */
 const aboutColumns = {
@@ -61,16 +62,6 @@ export function toCardView(row: CardRow, viewer: Pick<CurrentUser, 'id' | 'roles
 }
 export type SessionCardView = ReturnType<typeof toCardView>
 
-/** Where the next page starts: (session_date in ms, id) of the last card shown. */
-export function encodeLibraryCursor(row: { sessionDate: Date; id: string }) {
-  return `${row.sessionDate.getTime()}_${row.id}`
-}
-
-function decodeLibraryCursor(value: string | null) {
-  const match = value ? /^(\d{1,15})_([0-9a-f-]{36})$/.exec(value) : null
-  return match ? { date: new Date(Number(match[1])), id: match[2]! } : null
-}
-
 /** The search as the model stores it: lower case, without accents. */
 export function normalizeSearch(query: string) {
   return searchTextOf({ title: query, summary: '', description: '', ceoName: '', ceoCompany: '', tags: [] }).trim()
@@ -80,8 +71,16 @@ export function normalizeSearch(query: string) {
  * Published sessions, newest session first (spec 001 §7), optionally only those whose title, CEO,
  * company, texts or tags contain every word searched, accents and case aside. One query.
  */
-export async function listLibrary({ search, cursor }: { search: string; cursor: string | null }) {
-  const after = decodeLibraryCursor(cursor)
+export async function listLibrary({
+  search,
+  cursor,
+  limit = LIBRARY_PAGE_SIZE,
+}: {
+  search: string
+  cursor: string | null
+  limit?: number
+}) {
+  const after = dateCursor.decode(cursor)
   const words = normalizeSearch(search).split(/\s+/).filter(Boolean).slice(0, 8)
   const rows = await getDb()
     .select(cardColumns)
@@ -96,10 +95,10 @@ export async function listLibrary({ search, cursor }: { search: string; cursor: 
       ),
     )
     .orderBy(desc(ceoSessions.sessionDate), desc(ceoSessions.id))
-    .limit(LIBRARY_PAGE_SIZE + 1)
-  const shown = rows.slice(0, LIBRARY_PAGE_SIZE)
+    .limit(limit + 1)
+  const shown = rows.slice(0, limit)
   const last = shown.at(-1)
-  return { sessions: shown, nextCursor: rows.length > LIBRARY_PAGE_SIZE && last ? encodeLibraryCursor(last) : null }
+  return { sessions: shown, nextCursor: rows.length > limit && last ? dateCursor.encode(last.sessionDate, last.id) : null }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { CalendarDays, List, Plus } from 'lucide-react'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { Link } from 'react-router'
 import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { requireCompleteProfile } from '~/features/account/guards.server'
@@ -13,13 +13,13 @@ import { eventAction } from './calendar.server'
 import { EventCard } from './components/event-card'
 import { EventDialog } from './components/event-dialog'
 import { MonthCalendar, shiftMonth } from './components/month-calendar'
-import { listEvents } from './events.server'
-import { toEventView } from './views.server'
+import { listEvents, listUpcoming } from './events.server'
+import { type EventView, toEventView } from './views.server'
 import type { Route } from './+types/calendar.route'
 import { PartErrorBoundary } from '~/ui/error-boundary'
+import { LoadMore, useLoadMore } from '~/ui/load-more'
 
-/** Upcoming events per page of the list, and past events shown under 'Pasados'. */
-const LIST_PAGE_SIZE = 20
+/** Past events shown under 'Pasados'. */
 const PAST_SHOWN = 6
 
 /** The community's month boundaries ('2026-11' → the instants its first and next month's first day begin in Madrid). */
@@ -48,19 +48,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (view === 'calendar') {
     const { from, to } = monthRange(month)
     const events = await listEvents({ viewerId: user.id, from, to })
-    return { ...shown, view, events: events.map(toEventView), past: [] }
+    return { ...shown, view, events: events.map(toEventView), next: null, past: [] }
   }
-  const page = Math.min(Math.max(Number.parseInt(params.get('pagina') ?? '1', 10) || 1, 1), 100)
+  const cursor = params.get('cursor')
   const [upcoming, past] = await Promise.all([
-    // One more than shown tells whether there is a next page.
-    listEvents({ viewerId: user.id, from: now, limit: LIST_PAGE_SIZE + 1, offset: (page - 1) * LIST_PAGE_SIZE }),
-    page === 1 ? listEvents({ viewerId: user.id, to: now, order: 'desc', limit: PAST_SHOWN }) : [],
+    listUpcoming({ viewerId: user.id, cursor }),
+    cursor ? [] : listEvents({ viewerId: user.id, to: now, order: 'desc', limit: PAST_SHOWN }),
   ])
   return {
     ...shown,
     view,
-    events: upcoming.slice(0, LIST_PAGE_SIZE).map(toEventView),
-    nextPage: upcoming.length > LIST_PAGE_SIZE ? page + 1 : null,
+    events: upcoming.events.map(toEventView),
+    next: upcoming.next,
     past: past.map(toEventView),
   }
 }
@@ -108,30 +107,7 @@ export default function CalendarPage({ loaderData, actionData }: Route.Component
         <MonthCalendar month={loaderData.month} events={events} today={loaderData.today} />
       ) : (
         <>
-          <section aria-labelledby="upcoming-title" className="grid gap-3">
-            <h2 id="upcoming-title" className="sr-only">
-              Próximos eventos
-            </h2>
-            {events.length ? (
-              <ul className="grid gap-4">
-                {events.map((event) => (
-                  <li key={event.id}>
-                    <EventCard event={event} now={now} />
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="rounded-xl border border-dashed bg-card p-8 text-center text-muted-foreground">No hay eventos próximos</p>
-            )}
-            {loaderData.nextPage ? (
-              <Link
-                to={`?pagina=${loaderData.nextPage}`}
-                className="justify-self-center rounded-md border px-4 py-2 text-sm font-medium hover:bg-accent"
-              >
-                Ver más eventos
-              </Link>
-            ) : null}
-          </section>
+          <UpcomingList first={events} next={loaderData.next} now={now} />
           {past.length ? (
             <section aria-labelledby="past-title" className="grid gap-3">
               <h2 id="past-title" className="text-lg font-semibold">
@@ -150,5 +126,40 @@ export default function CalendarPage({ loaderData, actionData }: Route.Component
       )}
       {loaderData.canManage ? <EventDialog open={creating} onClose={() => setCreating(false)} /> : null}
     </>
+  )
+}
+
+/** The upcoming events, 12 at a time (ui/load-more.tsx). */
+function UpcomingList({ first, next, now }: { first: EventView[]; next: string | null; now: number }) {
+  const page = useMemo(() => ({ items: first, next }), [first, next])
+  const list = useLoadMore({
+    first: page,
+    resetKey: '',
+    dataHref: (cursor, count) =>
+      `/comunidad/calendario/pagina?${new URLSearchParams({ cursor, ...(count ? { cantidad: String(count) } : {}) })}`,
+  })
+  return (
+    <section aria-labelledby="upcoming-title" className="grid gap-3">
+      <h2 id="upcoming-title" className="sr-only">
+        Próximos eventos
+      </h2>
+      {list.items.length ? (
+        <ul className="grid gap-4">
+          {list.items.map((event) => (
+            <li key={event.id}>
+              <EventCard event={event} now={now} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="rounded-xl border border-dashed bg-card p-8 text-center text-muted-foreground">No hay eventos próximos</p>
+      )}
+      <LoadMore
+        list={list}
+        href={(cursor) => `?${new URLSearchParams({ cursor })}`}
+        loaded={(count) => `${count} eventos más cargados`}
+        end="No hay más eventos"
+      />
+    </section>
   )
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, gt } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { communityStats } from '~/features/community/stats.server'
 import { notifications } from '~/features/notifications/schema'
@@ -11,6 +11,7 @@ import * as calendarRoute from './calendar.route'
 import { viewerTimeLabel } from './components/event-time'
 import * as eventRoute from './event.route'
 import * as icsRoute from './ics.route'
+import * as pageRoute from './page.route'
 import { ceoSessions } from '~/features/ceo-sessions/schema'
 import { events } from './schema'
 
@@ -275,5 +276,43 @@ describe('requests the calendar does not accept', () => {
   test('an unknown intent and a malformed id are 400s', async () => {
     expect((await act({ intent: 'borrar-todo' }, people.admin.cookie)).status).toBe(400)
     expect((await act({ intent: 'toggle-registration', eventId: 'nope' }, people.premium.cookie)).status).toBe(400)
+  })
+})
+
+describe("the list's pages", () => {
+  test("12 upcoming events a page, soonest first; 'Cargar más' goes on after the last one, each event once", async () => {
+    // Straight into the table, after every other event, two at the same instant at each date.
+    await getDb()
+      .insert(events)
+      .values(
+        Array.from({ length: 27 }, (_, index) => ({
+          title: `Lejano ${index}`,
+          description: '',
+          eventType: 'virtual' as const,
+          eventDate: new Date(Date.UTC(2031, 0, 1 + Math.floor(index / 2), 18)),
+        })),
+      )
+    const first = await tab('', people.premium.cookie)
+    expect(first.data.events).toHaveLength(12)
+    const seen: Array<{ id: string; eventDate: string }> = [...first.data.events]
+    for (let next = first.data.next; next;) {
+      const page = await run(() =>
+        pageRoute.loader({
+          request: getRequest(`/comunidad/calendario/pagina?cursor=${next}`, { cookie: people.premium.cookie }),
+          params: {},
+          context: {},
+        } as never),
+      )
+      seen.push(...page.data.items)
+      next = page.data.next
+    }
+    const upcoming = await getDb().select({ id: events.id }).from(events).where(gt(events.eventDate, new Date()))
+    expect(seen.map((event) => event.id).toSorted()).toEqual(upcoming.map((event) => event.id).toSorted())
+    const dates = seen.map((event) => event.eventDate)
+    expect(dates).toEqual(dates.toSorted())
+    // Without JavaScript the link opens the next page itself, without 'Pasados'.
+    const second = await tab(`?cursor=${first.data.next}`, people.premium.cookie)
+    expect(second.data.events[0].id).toBe(seen[12]!.id)
+    expect(second.data.past).toEqual([])
   })
 })

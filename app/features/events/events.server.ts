@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, gte, lt, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, gte, lt, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { displayName } from '~/features/account/display-name'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import { dateCursor } from '~/platform/http/query'
 import { refuse } from '~/platform/http/responses.server'
 import { enqueue } from '~/platform/jobs/jobs.server'
 import { EVENT_MESSAGES } from './limits'
@@ -39,24 +40,49 @@ export async function listEvents({
   to,
   order = 'asc',
   limit = 200,
-  offset = 0,
+  after,
 }: {
   viewerId: string
   from?: Date
   to?: Date
   order?: 'asc' | 'desc'
   limit?: number
-  offset?: number
+  /** The last event of the page before (soonest first only). */
+  after?: { date: Date; id: string } | null
 }) {
   const mine = alias(eventAttendees, 'my_attendance')
   return getDb()
     .select({ ...eventColumns, myStatus: mine.status })
     .from(events)
     .leftJoin(mine, and(eq(mine.eventId, events.id), eq(mine.userId, viewerId)))
-    .where(and(from ? gte(events.eventDate, from) : undefined, to ? lt(events.eventDate, to) : undefined))
+    .where(
+      and(
+        from ? gte(events.eventDate, from) : undefined,
+        to ? lt(events.eventDate, to) : undefined,
+        after ? or(gt(events.eventDate, after.date), and(eq(events.eventDate, after.date), gt(events.id, after.id))) : undefined,
+      ),
+    )
     .orderBy(order === 'asc' ? asc(events.eventDate) : desc(events.eventDate), asc(events.id))
     .limit(limit)
-    .offset(offset)
+}
+
+/** Upcoming events per page of the list (issue 38: 12, the next ones appended as the member scrolls). */
+export const UPCOMING_PAGE_SIZE = 12
+
+/** A page of the list's upcoming events after `cursor` (keyset, no OFFSET), and where the next starts. */
+export async function listUpcoming({
+  viewerId,
+  cursor,
+  limit = UPCOMING_PAGE_SIZE,
+}: {
+  viewerId: string
+  cursor: string | null
+  limit?: number
+}) {
+  const rows = await listEvents({ viewerId, from: new Date(), after: dateCursor.decode(cursor), limit: limit + 1 })
+  const shown = rows.slice(0, limit)
+  const last = shown.at(-1)
+  return { events: shown, next: rows.length > limit && last ? dateCursor.encode(last.eventDate, last.id) : null }
 }
 
 export type ListedEvent = Awaited<ReturnType<typeof listEvents>>[number]

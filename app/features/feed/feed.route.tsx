@@ -8,18 +8,12 @@ import { ActionStatus } from '~/ui/action-status'
 import { listComments } from '~/features/community/comments/comments.server'
 import { postComments } from './comments.server'
 import { Composer, CreatePostForm } from './components/create-post'
-import { CategoryFilter, Feed, MAX_FEED_RELOAD } from './components/feed'
+import { CategoryFilter, Feed } from './components/feed'
 import { feedAction } from './feed.server'
-import { decodeCursor, FEED_PAGE_SIZE, listCategories, listFeed, toPostView } from './posts.server'
+import { decodeCursor, listCategories, listFeed, toPostView } from './posts.server'
 import type { Route } from './+types/feed.route'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** 'cantidad' lets the list reload the posts it already shows in one request (see Feed). */
-function feedPageSize(requested: string | null) {
-  const size = Number.parseInt(requested ?? '', 10)
-  return Number.isInteger(size) && size > 0 ? Math.min(size, MAX_FEED_RELOAD) : FEED_PAGE_SIZE
-}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireCompleteProfile(request)
@@ -33,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [categories, feed, openComments] = await Promise.all([
     // Spec 001 §8: the posts still show when the categories cannot be loaded.
     orWhenFailed(listCategories(), null, 'categories'),
-    listFeed({ viewerId: user.id, categoryId, cursor: decodeCursor(params.get('cursor')), limit: feedPageSize(params.get('cantidad')) }),
+    listFeed({ viewerId: user.id, categoryId, cursor: decodeCursor(params.get('cursor')) }),
     openFor ? listComments(postComments, openFor, user) : null,
   ])
   // A notification links to its post with the comments open, and the no-JS 'Editar' to its post
@@ -49,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     categoryId,
     composing: params.get('nuevo') === '1',
     editing,
-    feed: { posts: feed.posts.map((post) => toPostView(post, user)), nextCursor: feed.nextCursor },
+    feed: { items: feed.posts.map((post) => toPostView(post, user)), next: feed.nextCursor },
     openComments: openComments && openFor ? { postId: openFor, comments: openComments } : null,
   }
 }

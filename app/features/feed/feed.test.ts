@@ -17,7 +17,7 @@ import * as commentsRoute from './comments.route'
 import * as uploadsRoute from '~/platform/storage/uploads.route'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { pixelBombPng } from '../../../tests/setup/images'
-import { createPost, createPostWithFiles, feedAction, feedLoader } from '../../../tests/setup/feed'
+import { createPost, createPostWithFiles, feedAction, feedLoader, feedPage } from '../../../tests/setup/feed'
 import { createPersona, type Persona } from '../../../tests/setup/members'
 import { getRequest, run } from '../../../tests/setup/requests'
 import { getEnv } from '~/platform/env.server'
@@ -103,7 +103,7 @@ describe('authorization matrix', () => {
     const pinned = await feedAction({ intent: 'pin-post', postId: first, pinned: 'true' }, people.admin.cookie)
     expect(pinned.data.message.title).toBe('Post actualizado')
     const page = await feedLoader('', people.premium.cookie)
-    expect(page.data.feed.posts[0]).toMatchObject({ id: first, isPinned: true })
+    expect(page.data.feed.items[0]).toMatchObject({ id: first, isPinned: true })
     await feedAction({ intent: 'pin-post', postId: first, pinned: 'false' }, people.admin.cookie)
   })
 
@@ -145,7 +145,7 @@ describe('posts: validation and hostile input', () => {
     })
     expect(await postRow(postId)).toMatchObject({ title: hostile, content: hostile })
     const page = await feedLoader('', people.premium.cookie)
-    const view = page.data.feed.posts.find((post: { id: string }) => post.id === postId)
+    const view = page.data.feed.items.find((post: { id: string }) => post.id === postId)
     const router = createMemoryRouter([{ path: '/', element: createElement(PostCard, { post: view }) }])
     const html = renderToString(createElement(RouterProvider, { router }))
     expect(html).not.toContain('<script>')
@@ -158,7 +158,7 @@ describe('posts: validation and hostile input', () => {
     const [category] = await getDb().select().from(postCategories).where(eq(postCategories.name, 'Liderazgo'))
     const postId = await createPost(people.premium.cookie!, { title: 'Liderar equipos', categoryId: category!.id })
     const page = await feedLoader(`?categoria=${category!.id}`, people.premium.cookie)
-    const posts = page.data.feed.posts
+    const posts = page.data.feed.items
     expect(posts.map((post: { id: string }) => post.id)).toContain(postId)
     expect(posts.every((post: { category: { id: string } | null }) => post.category?.id === category!.id)).toBe(true)
   })
@@ -167,7 +167,11 @@ describe('posts: validation and hostile input', () => {
 describe('feed pagination', () => {
   // Straight into the table (the posting rate limit would rightly stop so many posts), one second
   // apart so "newest first" can fail; `index` 0 is the newest.
-  const seedPosts = async (count: number, label: string) => {
+  const seedPosts = async (
+    count: number,
+    label: string,
+    { sameTime = false, categoryId }: { sameTime?: boolean; categoryId?: string } = {},
+  ) => {
     const author = await createPersona('premium')
     const now = Date.now()
     const rows = await getDb()
@@ -176,24 +180,34 @@ describe('feed pagination', () => {
         Array.from({ length: count }, (_, index) => ({
           userId: author.userId!,
           title: `${label} ${index}`,
-          createdAt: new Date(now - index * 1000),
+          categoryId,
+          createdAt: new Date(sameTime ? now : now - index * 1000),
         })),
       )
       .returning({ id: communityPosts.id })
     return { author, ids: rows.map((row) => row.id) }
   }
 
-  test('pinned first, then newest; every post exactly once across pages', async () => {
+  type Shown = { id: string; createdAt: string; title: string; category: { id: string } | null }
+  /** Every page as the member gets it: the first with the page, the next ones as 'Cargar más' fetches them. */
+  const allPages = async (cookie: string, filter = '') => {
+    const first = (await feedLoader(filter ? `?${filter}` : '', cookie)).data.feed
+    const pages: Shown[][] = [first.items]
+    for (let next: string | null = first.next; next && pages.length < 100;) {
+      const page = (await feedPage(`?cursor=${next}${filter ? `&${filter}` : ''}`, cookie)).data
+      pages.push(page.items)
+      next = page.next
+    }
+    return pages
+  }
+
+  test('pinned first, then newest, 10 a page; every post exactly once across pages', async () => {
     const { author, ids } = await seedPosts(45, 'Serie')
     const oldest = ids.at(-1)!
     await getDb().update(communityPosts).set({ isPinned: true }).where(eq(communityPosts.id, oldest))
     try {
-      const pages: Array<Array<{ id: string; createdAt: string }>> = []
-      for (let query: string | null = ''; query !== null && pages.length < 50;) {
-        const feed: { posts: (typeof pages)[number]; nextCursor: string | null } = (await feedLoader(query, author.cookie)).data.feed
-        pages.push(feed.posts)
-        query = feed.nextCursor && `?cursor=${feed.nextCursor}`
-      }
+      const pages = await allPages(author.cookie!)
+      for (const page of pages.slice(0, -1)) expect(page).toHaveLength(10)
       const seen = pages.flat()
       expect(seen[0]!.id).toBe(oldest)
       for (const page of pages.slice(1)) expect(page.map((post) => post.id)).not.toContain(oldest)
@@ -207,15 +221,54 @@ describe('feed pagination', () => {
     }
   })
 
-  test('the list reloads what it shows in one request: cantidad is honoured up to 100, junk means 20', async () => {
+  test('posts written at the same microsecond are each shown once: the cursor goes on by id', async () => {
+    const { author, ids } = await seedPosts(25, 'Mismo instante', { sameTime: true })
+    const seen = (await allPages(author.cookie!)).flat().map((post) => post.id)
+    expect(seen).toHaveLength(new Set(seen).size)
+    for (const id of ids) expect(seen).toContain(id)
+  })
+
+  test("the next pages keep the category; a hidden post stays its author's alone on every page", async () => {
+    const [category] = await getDb().select({ id: postCategories.id }).from(postCategories).limit(1)
+    const { author, ids } = await seedPosts(23, 'En categoría', { categoryId: category!.id })
+    const hidden = ids[15]!
+    await getDb().update(communityPosts).set({ hiddenAt: new Date(), hiddenReason: 'Spam' }).where(eq(communityPosts.id, hidden))
+    const inCategory = (
+      await getDb().select({ id: communityPosts.id }).from(communityPosts).where(eq(communityPosts.categoryId, category!.id))
+    ).length
+    try {
+      const mine = (await allPages(author.cookie!, `categoria=${category!.id}`)).flat()
+      expect(mine.every((post) => post.category?.id === category!.id)).toBe(true)
+      expect(mine).toHaveLength(inCategory)
+      expect(mine.map((post) => post.id)).toContain(hidden)
+      const others = (await allPages(people.premium.cookie!, `categoria=${category!.id}`)).flat()
+      expect(others.map((post) => post.id)).not.toContain(hidden)
+      expect(others).toHaveLength(inCategory - 1)
+    } finally {
+      await getDb().update(communityPosts).set({ hiddenAt: null, hiddenReason: null }).where(eq(communityPosts.id, hidden))
+    }
+  })
+
+  test("a notification's link to a post beyond the first page opens it: the post comes first with its comments", async () => {
+    const { ids } = await seedPosts(30, 'Antiguo')
+    const old = ids[25]!
+    expect((await feedAction({ intent: 'add-comment', postId: old, content: 'Sigue abierto' }, people.premium.cookie)).data.ok).toBe(true)
+    const page = await feedLoader(`?comentarios=${old}`, people.premium.cookie)
+    expect(page.data.feed.items[0].id).toBe(old)
+    expect(page.data.openComments.postId).toBe(old)
+    expect(page.data.openComments.comments.map((comment: { content: string }) => comment.content)).toContain('Sigue abierto')
+    // It is not on the first page otherwise.
+    expect((await feedLoader('', people.premium.cookie)).data.feed.items.map((post: { id: string }) => post.id)).not.toContain(old)
+  })
+
+  test('the list reloads what it shows in one request: cantidad is honoured up to 100, junk means a page (10)', async () => {
     const { author } = await seedPosts(121, 'Recarga')
-    const cursor = (await feedLoader('', author.cookie)).data.feed.nextCursor
-    const sizeOf = async (cantidad: string) =>
-      (await feedLoader(`?cursor=${cursor}&cantidad=${cantidad}`, author.cookie)).data.feed.posts.length
+    const cursor = (await feedLoader('', author.cookie)).data.feed.next
+    const sizeOf = async (cantidad: string) => (await feedPage(`?cursor=${cursor}&cantidad=${cantidad}`, author.cookie)).data.items.length
     expect(await sizeOf('7')).toBe(7)
     expect(await sizeOf('40')).toBe(40)
     expect(await sizeOf('100000')).toBe(100)
-    for (const junk of ['-3', '0', 'abc', '']) expect(await sizeOf(junk)).toBe(20)
+    for (const junk of ['-3', '0', 'abc', '']) expect(await sizeOf(junk)).toBe(10)
   })
 
   test('feed and notification pages are read in index order, never by sorting every row', async () => {
@@ -227,9 +280,13 @@ describe('feed pagination', () => {
         return result.rows.map((row) => Object.values(row)[0]).join('\n')
       }
       return [
-        await explain(sql`select id from community_posts order by is_pinned desc, created_at desc, id desc limit 21`),
+        await explain(sql`select id from community_posts order by is_pinned desc, created_at desc, id desc limit 11`),
+        // A next page ('Cargar más'): the cursor's row comparison is a range of the same index.
         await explain(
-          sql`select id from community_posts where category_id = gen_random_uuid() order by is_pinned desc, created_at desc, id desc limit 21`,
+          sql`select id from community_posts where (is_pinned, created_at, id) < (false, now(), gen_random_uuid()) order by is_pinned desc, created_at desc, id desc limit 11`,
+        ),
+        await explain(
+          sql`select id from community_posts where category_id = gen_random_uuid() order by is_pinned desc, created_at desc, id desc limit 11`,
         ),
         await explain(sql`select id from notifications where user_id = 'x' order by created_at desc limit 50`),
       ]
@@ -272,7 +329,7 @@ describe('feed pagination', () => {
     const oldest = ids[24]!
     const page = await feedLoader(`?editar=${oldest}`, author.cookie)
     expect(page.data.editing).toBe(oldest)
-    const [first] = page.data.feed.posts
+    const [first] = page.data.feed.items
     expect(first).toMatchObject({ id: oldest, canEdit: true })
     const render = (post: unknown) =>
       renderToString(
@@ -284,20 +341,20 @@ describe('feed pagination', () => {
     expect(own).toContain('name="intent" value="update-post"')
     expect(own).toContain('Guardar')
     // Another member following the same link sees the post, never a form for it.
-    const other = (await feedLoader(`?editar=${oldest}`, people.premium.cookie)).data.feed.posts[0]
+    const other = (await feedLoader(`?editar=${oldest}`, people.premium.cookie)).data.feed.items[0]
     expect(other).toMatchObject({ id: oldest, canEdit: false })
     expect(render(other)).not.toContain('update-post')
     // Junk is ignored: the first page as usual.
     const junk = await feedLoader('?editar=%3Cscript%3E', author.cookie)
     expect(junk.data.editing).toBeNull()
-    expect(junk.data.feed.posts.map((post: { id: string }) => post.id)).not.toContain(oldest)
+    expect(junk.data.feed.items.map((post: { id: string }) => post.id)).not.toContain(oldest)
   })
 
   test('a forged cursor is ignored (first page)', async () => {
     const idsOf = async (query: string) =>
-      (await feedLoader(query, people.premium.cookie)).data.feed.posts.map((post: { id: string }) => post.id)
+      (await feedLoader(query, people.premium.cookie)).data.feed.items.map((post: { id: string }) => post.id)
     const forged = await idsOf('?cursor=eyJoYWNrIjp0cnVlfQ')
-    expect(forged).toHaveLength(20)
+    expect(forged).toHaveLength(10)
     expect(forged).toEqual(await idsOf(''))
   })
 })
@@ -508,7 +565,7 @@ describe('attachments', () => {
       message: { title: 'Post creado', description: 'Tu post ha sido publicado exitosamente' },
     })
     const page = await feedLoader('', people.premium.cookie)
-    const view = page.data.feed.posts.find((post: { id: string }) => post.id === outcome.data.postId)
+    const view = page.data.feed.items.find((post: { id: string }) => post.id === outcome.data.postId)
     expect(view.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['foto.webp', 'informe-anual.pdf', 'notas.txt'])
 
     const serve = (url: string) => {

@@ -9,7 +9,8 @@ import { can } from '~/platform/auth/capabilities'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
 import type { FeedPostView } from './types'
 
-export const FEED_PAGE_SIZE = 20
+/** Posts per page (issue 38): the first page's HTML stays small; the next ones come as the member reads. */
+export const FEED_PAGE_SIZE = 10
 
 export async function categoryExists(categoryId: string) {
   const [row] = await getDb().select({ id: postCategories.id }).from(postCategories).where(eq(postCategories.id, categoryId))

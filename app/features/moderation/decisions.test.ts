@@ -178,7 +178,7 @@ describe("'Eliminar' from the queue", () => {
     expect(await readToast(deleted.headers)).toMatchObject({ title: MODERATION_MESSAGES.deleted })
     expect(await getDb().select().from(communityPosts).where(eq(communityPosts.id, postId))).toEqual([])
     expect(await getStorage().size(attachment!.key)).toBeNull()
-    expect((await feedLoader('', author.cookie)).data.feed.posts.map((post: { id: string }) => post.id)).not.toContain(postId)
+    expect((await feedLoader('', author.cookie)).data.feed.items.map((post: { id: string }) => post.id)).not.toContain(postId)
     expect(await messagesOf(reader.userId, 'moderation_outcome')).toEqual([expect.stringContaining('lo hemos eliminado')])
     // The author's notice outlives the post it was about.
     expect(await messagesOf(author.userId, 'moderation_decision')).toEqual([

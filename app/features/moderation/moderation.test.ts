@@ -39,7 +39,7 @@ const notificationsOf = (userId: string, type: 'moderation_report' | 'moderation
     .select({ title: notifications.title, message: notifications.message })
     .from(notifications)
     .where(and(eq(notifications.userId, userId), eq(notifications.type, type)))
-const feedIds = async (cookie: string) => (await feedLoader('', cookie)).data.feed.posts.map((post: { id: string }) => post.id) as string[]
+const feedIds = async (cookie: string) => (await feedLoader('', cookie)).data.feed.items.map((post: { id: string }) => post.id) as string[]
 
 describe("'Informar'", () => {
   test('a member reports a post once; moderators and admins hear of it; own, unknown and malformed reports are refused', async () => {
@@ -164,7 +164,7 @@ describe('the queue at /admin/moderacion', () => {
     // The stats panel and the digest count only what members can see.
     expect(await postsCounted()).toBe(before - 1)
     expect((await listMostActivePosts(new Date(Date.now() - 3_600_000), 50)).map((post) => post.id)).not.toContain(postId)
-    const mine = (await feedLoader('', author.cookie)).data.feed.posts.find((post: { id: string }) => post.id === postId)
+    const mine = (await feedLoader('', author.cookie)).data.feed.items.find((post: { id: string }) => post.id === postId)
     expect(mine.moderation).toEqual({ reason: 'Contiene datos personales de un paciente', reviewRequested: false })
     // Reporting what is hidden finds nothing.
     expect((await report(postId, admin.cookie)).status).toBe(404)

@@ -5,6 +5,9 @@ import * as inProcessRoute from '~/features/ceo-sessions/in-process.route'
 import * as sessionsRoute from '~/features/ceo-sessions/ceo-sessions.route'
 import * as layoutRoute from '~/features/community/layout.route'
 import * as commentsRoute from '~/features/feed/comments.route'
+import * as feedPageRoute from '~/features/feed/page.route'
+import * as sessionsPageRoute from '~/features/ceo-sessions/page.route'
+import * as eventsPageRoute from '~/features/events/page.route'
 import * as memberRoute from '~/features/members/member.route'
 import * as bellRoute from '~/features/notifications/bell.route'
 import { failStatements } from '~/platform/db/client.server'
@@ -133,7 +136,7 @@ describe('parts of a page degrade; the page stays', () => {
     const outcome = await feedLoader('', people.premium.cookie)
     expect(outcome.status).toBe(200)
     expect(outcome.data.categories).toBeNull()
-    expect(outcome.data.feed.posts.map((post: { title: string }) => post.title)).toContain('Visible sin categorías')
+    expect(outcome.data.feed.items.map((post: { title: string }) => post.title)).toContain('Visible sin categorías')
   })
 
   test("posts that cannot be loaded reach the feed's own boundary ('No se pudieron cargar los posts'), not an empty feed", async () => {
@@ -146,7 +149,7 @@ describe('parts of a page degrade; the page stays', () => {
     const outcome = await load(sessionsRoute, '/comunidad/sesiones', people.premium.cookie)
     expect(outcome.status).toBe(200)
     expect(outcome.data.continueWatching).toEqual([])
-    expect(outcome.data.sessions).toBeInstanceOf(Array)
+    expect(outcome.data.library.items).toBeInstanceOf(Array)
   })
 
   test.each([
@@ -174,6 +177,22 @@ describe('parts of a page degrade; the page stays', () => {
     expect(outcome.status).toBe(500)
     expect(outcome.data.message.title).toBe('No se pudo actualizar el estado de tus sesiones')
   })
+
+  test.each([
+    [feedPageRoute, '/comunidad/publicaciones', /from "community_posts"/, 'No se pudieron cargar más publicaciones'],
+    [sessionsPageRoute, '/comunidad/sesiones/pagina', /from "ceo_sessions"/, 'No se pudieron cargar más sesiones'],
+    [eventsPageRoute, '/comunidad/calendario/pagina', /from "events"/, 'No se pudieron cargar más eventos'],
+  ] as const)(
+    "'Cargar más' (%#) answers a failure as data: the list keeps what it shows and offers to try again",
+    async (route, path, pattern, message) => {
+      fail(pattern)
+      const outcome = await answered(() =>
+        route.loader({ request: getRequest(path, { cookie: people.premium.cookie }), params: {}, context } as never),
+      )
+      expect(outcome.status).toBe(500)
+      expect(outcome.data).toMatchObject({ ok: false, message: { title: message } })
+    },
+  )
 
   test("a post's comments that cannot be loaded: the panel says so in place", async () => {
     const postId = await createPost(people.premium.cookie!, { title: 'Con comentarios' })

@@ -3,6 +3,8 @@ import { fromWallTime } from '~/platform/dates'
 /** The most a list page pages to, and how long a text filter may be. */
 const PAGE_MAX = 10_000
 const TEXT_MAX = 100
+/** Most items an appended list (ui/load-more.tsx) asks for at once: only to reload what it already shows. */
+export const MAX_RELOAD = 100
 
 /**
  * A list page's filter, read from its query string the one way every list does (the console's
@@ -28,6 +30,8 @@ export function readQuery(params: URLSearchParams) {
     },
     positive,
     page: () => Math.min(positive('pagina') ?? 1, PAGE_MAX),
+    /** How many items an appended list asks for ('cantidad'): a page, or what it reloads. */
+    count: (pageSize: number) => Math.min(positive('cantidad') ?? pageSize, MAX_RELOAD),
   }
 }
 
@@ -46,4 +50,16 @@ export function filterQuery(values: Values) {
 export function listHref(path: string, values: Values) {
   const query = filterQuery(values)
   return query ? `${path}?${query}` : path
+}
+
+/**
+ * Where a list ordered by (a date, id) goes on ('<date in ms>_<id>'): the sessions library and the
+ * events list. Anything else reads as no cursor (the first page).
+ */
+export const dateCursor = {
+  encode: (date: Date, id: string) => `${date.getTime()}_${id}`,
+  decode(value: string | null) {
+    const match = value ? /^(\d{1,15})_([0-9a-f-]{36})$/.exec(value) : null
+    return match ? { date: new Date(Number(match[1])), id: match[2]! } : null
+  },
 }

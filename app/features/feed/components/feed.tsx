@@ -1,26 +1,14 @@
-import { Loader2 } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
-import { Link, useFetcher } from 'react-router'
+import { Link } from 'react-router'
 import { cn } from '~/ui/cn'
+import { LoadMore, type ListPage, useLoadMore } from '~/ui/load-more'
 import type { CommentView } from '~/features/community/comments/types'
-import { FEED_ACTION, type FeedPostView } from '../types'
+import type { FeedPostView } from '../types'
 import { PostCard } from './post-card'
 
-export interface FeedPage {
-  posts: FeedPostView[]
-  nextCursor: string | null
-}
-
-/** What the feed's loader answers, as far as the list needs it. */
-type FeedData = { feed: FeedPage }
-
-/** More than the first page may be asked for at once only to reload what is already shown. */
-export const MAX_FEED_RELOAD = 100
-
 /**
- * The post list: the first page comes with the page; 'Cargar más' appends the next ones.
- * When an action reloads the first page (a comment, an edit, a deletion), the posts loaded
- * below it are reloaded in one request too, so they neither vanish nor go stale.
+ * The post list: the first page comes with the page; the next ones are appended as the member
+ * reaches the end, or follows 'Cargar más' (ui/load-more.tsx). Likes, comments and edits work on
+ * appended posts as on the first ones: each card is keyed by its post.
  */
 export function Feed({
   page,
@@ -28,62 +16,25 @@ export function Feed({
   openComments,
   editing,
 }: {
-  page: FeedPage
+  page: ListPage<FeedPostView>
   categoryId: string | null
   openComments: { postId: string; comments: CommentView[] } | null
   /** The post whose form the page opens (the no-JS 'Editar'). */
   editing: string | null
 }) {
-  const more = useFetcher<FeedData>()
-  const reload = useFetcher<FeedData>()
-  const [extra, setExtra] = useState<FeedPostView[]>([])
-  const [cursor, setCursor] = useState(page.nextCursor)
-  const shownFor = useRef({ page, categoryId })
-
-  // The page's own URL for the link; the index route's data (`?index`) for the fetchers.
-  const hrefFor = (next: string, { count, data = false }: { count?: number; data?: boolean } = {}) => {
-    const params = new URLSearchParams({ cursor: next })
+  const query = (cursor: string, count?: number) => {
+    const params = new URLSearchParams({ cursor })
     if (categoryId) params.set('categoria', categoryId)
-    if (count) params.set('cantidad', String(Math.min(count, MAX_FEED_RELOAD)))
-    return data ? `${FEED_ACTION}&${params}` : `/comunidad?${params}`
+    if (count) params.set('cantidad', String(count))
+    return params
   }
+  const list = useLoadMore({
+    first: page,
+    resetKey: categoryId ?? '',
+    dataHref: (cursor, count) => `/comunidad/publicaciones?${query(cursor, count)}`,
+  })
 
-  useEffect(() => {
-    const previous = shownFor.current
-    if (previous.page === page) return
-    shownFor.current = { page, categoryId }
-    // Another category starts the list again; so does a first page that is all there is.
-    if (previous.categoryId !== categoryId || extra.length === 0 || !page.nextCursor) {
-      setExtra([])
-      setCursor(page.nextCursor)
-      return
-    }
-    void reload.load(hrefFor(page.nextCursor, { count: extra.length, data: true }))
-    // Only a new first page starts this; the rest is read as it is at that moment.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [page, categoryId])
-
-  useEffect(() => {
-    const loaded = reload.state === 'idle' ? reload.data?.feed : undefined
-    if (!loaded) return
-    setExtra(loaded.posts)
-    setCursor(loaded.nextCursor)
-  }, [reload.state, reload.data])
-
-  useEffect(() => {
-    const loaded = more.state === 'idle' ? more.data?.feed : undefined
-    if (!loaded) return
-    setExtra((current) => {
-      const seen = new Set(current.map((post) => post.id))
-      return [...current, ...loaded.posts.filter((post) => !seen.has(post.id))]
-    })
-    setCursor(loaded.nextCursor)
-  }, [more.state, more.data])
-
-  const firstIds = new Set(page.posts.map((post) => post.id))
-  const posts = [...page.posts, ...extra.filter((post) => !firstIds.has(post.id))]
-
-  if (posts.length === 0) {
+  if (list.items.length === 0) {
     return (
       <p className="rounded-xl border border-dashed p-10 text-center text-muted-foreground">
         No hay posts aún. ¡Sé el primero en crear uno!
@@ -96,7 +47,7 @@ export function Feed({
       <h2 id="feed-title" className="sr-only">
         Publicaciones
       </h2>
-      {posts.map((post) => (
+      {list.items.map((post) => (
         <PostCard
           key={post.id}
           post={post}
@@ -104,23 +55,12 @@ export function Feed({
           editOnLoad={editing === post.id}
         />
       ))}
-      {cursor ? (
-        <Link
-          to={hrefFor(cursor)}
-          onClick={(event) => {
-            event.preventDefault()
-            void more.load(hrefFor(cursor, { data: true }))
-          }}
-          className={cn(
-            'mx-auto inline-flex items-center gap-2 rounded-md border px-4 py-2 text-sm font-medium hover:bg-accent',
-            more.state !== 'idle' && 'pointer-events-none opacity-60',
-          )}
-          aria-busy={more.state !== 'idle'}
-        >
-          {more.state !== 'idle' ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
-          {more.state !== 'idle' ? 'Cargando...' : 'Cargar más'}
-        </Link>
-      ) : null}
+      <LoadMore
+        list={list}
+        href={(cursor) => `/comunidad?${query(cursor)}`}
+        loaded={(count) => `${count} publicaciones más cargadas`}
+        end="No hay más publicaciones"
+      />
     </section>
   )
 }
