@@ -13,6 +13,7 @@ import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
+import { Section } from '~/ui/section'
 import { decide, decideOnMember, decodeQueueCursor, listQueue, listRestricted } from './moderation.server'
 import { HIDE_REASON_MAX, REPORT_REASONS, SUSPENSION_DAYS } from './reasons'
 import { DecisionIntent, MemberDecisionIntent } from './schemas'
@@ -81,10 +82,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
   const { queue, restricted, canBan } = loaderData
   const href = (page: { desde?: string | null; limitadas?: string | null }) => listHref('/admin/moderacion', page)
   return (
-    <section aria-labelledby="moderation-title" className="grid gap-4">
-      <h2 id="moderation-title" className="text-xl font-semibold">
-        Moderación
-      </h2>
+    <Section id="moderation" title="Moderación" titleClassName="text-xl font-semibold" className="grid gap-4">
       <ActionStatus result={actionData && !actionData.ok ? actionData : undefined} />
       {queue.length === 0 ? <p className="text-muted-foreground">No hay informes pendientes.</p> : null}
       {queue.map((entry) => (
@@ -221,10 +219,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
         next={loaderData.next ? href({ desde: loaderData.next, limitadas: loaderData.restrictedAfter }) : null}
       />
       {restricted.length || loaderData.restrictedAfter ? (
-        <section aria-labelledby="restricted-title" className="grid gap-2">
-          <h3 id="restricted-title" className="text-lg font-semibold">
-            Cuentas limitadas
-          </h3>
+        <Section id="restricted" title="Cuentas limitadas" heading="h3" titleClassName="text-lg font-semibold" className="grid gap-2">
           <DataTable
             label="Cuentas limitadas"
             rows={restricted}
@@ -278,9 +273,9 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
             first={loaderData.restrictedAfter ? href({ desde: loaderData.after }) : null}
             next={loaderData.nextRestricted ? href({ desde: loaderData.after, limitadas: loaderData.nextRestricted }) : null}
           />
-        </section>
+        </Section>
       ) : null}
-    </section>
+    </Section>
   )
 }
 
