@@ -10,7 +10,7 @@ import { PartErrorBoundary } from '~/ui/error-boundary'
 import { ChoiceField, DayField, FilterButtons, SearchBox } from '~/ui/filter-fields'
 import { Section } from '~/ui/section'
 import { UserAvatar } from '~/ui/user-avatar'
-import { formatNumber } from './components/stat'
+import { ResultCount } from './components/stat'
 import { FILTERS, readMemberFilter } from './filters'
 import { listMembers } from './members.server'
 import type { Route } from './+types/members.route'
@@ -65,9 +65,7 @@ export default function MembersPage({ loaderData: d }: Route.ComponentProps) {
         </FilterButtons>
       </Form>
 
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        {d.total === 1 ? '1 miembro' : `${formatNumber(d.total)} miembros`}
-      </p>
+      <ResultCount total={d.total} one="miembro" many="miembros" />
 
       <DataTable
         label="Miembros"

@@ -1,5 +1,5 @@
 import { Form, Link } from 'react-router'
-import { formatNumber } from '~/features/admin/components/stat'
+import { formatNumber, ResultCount } from '~/features/admin/components/stat'
 import { requireAdminConsole } from '~/features/account/guards.server'
 import { dayRange, fullDateTime } from '~/platform/dates'
 import { listHref, readQuery } from '~/platform/http/query'
@@ -73,9 +73,7 @@ export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
         <FilterButtons clearHref="/admin/admisiones" />
       </Form>
 
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        {d.total === 1 ? '1 solicitud' : `${formatNumber(d.total)} solicitudes`}
-      </p>
+      <ResultCount total={d.total} one="solicitud" many="solicitudes" />
 
       <DataTable
         label="Solicitudes"
