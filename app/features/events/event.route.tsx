@@ -13,6 +13,7 @@ import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { ConfirmButton } from '~/ui/confirm-button'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { Select } from '~/ui/input'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { Section } from '~/ui/section'
@@ -209,8 +210,7 @@ function RecordingForm({
   useResultToast(fetcher.state, fetcher.data)
   return (
     <fetcher.Form method="post" action={CALENDAR_ACTION} className="grid gap-2 rounded-xl border bg-card p-4 text-sm">
-      <input type="hidden" name="intent" value="link-recording" />
-      <input type="hidden" name="eventId" value={eventId} />
+      <HiddenFields values={{ intent: 'link-recording', eventId }} />
       <label htmlFor="recording" className="font-semibold">
         Grabación del evento
       </label>

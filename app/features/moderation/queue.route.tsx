@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { SELECT_CLASS } from '~/ui/input'
 import { can } from '~/platform/auth/capabilities'
 import { requireModerationConsole } from '~/features/account/guards.server'
@@ -139,9 +140,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
             </div>
             {entry.kind === 'member' ? null : (
               <Form method="post" className="grid gap-3 border-t pt-3">
-                <input type="hidden" name="intent" value="decide" />
-                <input type="hidden" name="kind" value={entry.kind} />
-                <input type="hidden" name="itemId" value={entry.itemId} />
+                <HiddenFields values={{ intent: 'decide', kind: entry.kind, itemId: entry.itemId }} />
                 <label className="grid gap-1">
                   <span className="font-medium">Motivo que verá el autor (para ocultar o eliminar)</span>
                   <textarea name="reason" maxLength={HIDE_REASON_MAX} rows={2} className="rounded-md border bg-background p-2" />
@@ -167,8 +166,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
             )}
             {entry.authorId && !(entry.kind === 'member' && entry.hidden) ? (
               <Form method="post" className="grid gap-3 border-t pt-3" aria-label={`Sobre ${entry.author}`}>
-                <input type="hidden" name="intent" value="member" />
-                <input type="hidden" name="userId" value={entry.authorId} />
+                <HiddenFields values={{ intent: 'member', userId: entry.authorId }} />
                 <p className="font-medium">Sobre {entry.author}</p>
                 <label className="grid gap-1">
                   <span>Aviso o motivo que verá el miembro</span>
@@ -250,8 +248,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
                 cell: (member) =>
                   member.until || canBan ? (
                     <Form method="post">
-                      <input type="hidden" name="intent" value="member" />
-                      <input type="hidden" name="userId" value={member.userId} />
+                      <HiddenFields values={{ intent: 'member', userId: member.userId }} />
                       <Button
                         type="submit"
                         name="action"

@@ -6,6 +6,7 @@ import { formErrors, type Result } from '~/platform/http/result'
 import { longDate } from '~/platform/dates'
 import { Button } from '~/ui/button'
 import { FormError } from '~/ui/field'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { lazyModule } from '~/ui/lazy-part'
 import { Section } from '~/ui/section'
 import { useHydrated } from '~/ui/use-hydrated'
@@ -162,8 +163,7 @@ export function PasskeysSection({ passkeys, twoFactorEnabled }: { passkeys: Pass
                 </p>
               </div>
               <Form method="post" action="/perfil" preventScrollReset>
-                <input type="hidden" name="intent" value="passkey-remove" />
-                <input type="hidden" name="passkeyId" value={key.id} />
+                <HiddenFields values={{ intent: 'passkey-remove', passkeyId: key.id }} />
                 <Button
                   type="submit"
                   variant="outline"
