@@ -3,6 +3,7 @@ import { useState } from 'react'
 import type { FetcherWithComponents } from 'react-router'
 import { Button } from './button'
 import { DisclosureForm } from './disclosure'
+import { HiddenFields } from './hidden-fields'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from './dialog'
 import { useHydrated } from './use-hydrated'
 
@@ -45,9 +46,7 @@ export function ConfirmButton({
   if (!hydrated) {
     return (
       <DisclosureForm summary={label} summaryClassName={look.button} action={action} submitLabel="Eliminar" destructive>
-        {Object.entries(fields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
+        <HiddenFields values={fields} />
         <p>{question}</p>
       </DisclosureForm>
     )

@@ -1,7 +1,7 @@
 import { type FieldMetadata, getInputProps, getSelectProps, getTextareaProps } from '@conform-to/react'
 import { type ComponentProps, type ReactNode, useEffect, useEffectEvent, useId, useRef, useState } from 'react'
 import { cn } from './cn'
-import { Input, SELECT_CLASS } from './input'
+import { Input, Select } from './input'
 import { Label } from './label'
 import { useHydrated } from './use-hydrated'
 
@@ -58,28 +58,26 @@ export function TextareaField({
 }
 
 /** A native select (the phone's own picker) with a first option that asks to choose. */
-export function SelectField({
+export function SelectField<Schema>({
   label,
   field,
   options,
   placeholder = 'Elige una opción',
 }: {
   label: ReactNode
-  field: FieldMetadata<string | null | undefined>
+  field: FieldMetadata<Schema, any, any>
   options: Record<string, string>
   placeholder?: string
 }) {
   return (
     <div className="grid gap-1.5">
       <Label htmlFor={field.id}>{label}</Label>
-      <select {...getSelectProps(field)} className={cn(SELECT_CLASS, 'w-full aria-[invalid=true]:border-destructive')}>
-        <option value="">{placeholder}</option>
-        {Object.entries(options).map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
+      <Select
+        {...getSelectProps(field)}
+        className="w-full aria-[invalid=true]:border-destructive"
+        none={placeholder}
+        options={Object.entries(options)}
+      />
       <ErrorLine id={field.errorId} errors={field.errors} />
     </div>
   )

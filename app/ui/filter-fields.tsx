@@ -2,7 +2,7 @@ import { Search } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Button } from './button'
-import { Input, SELECT_CLASS } from './input'
+import { Input, Select } from './input'
 import { Label } from './label'
 
 /**
@@ -41,14 +41,7 @@ export function ChoiceField({
   return (
     <div className="grid min-w-0 gap-1.5">
       <Label htmlFor={id}>{label}</Label>
-      <select id={id} name={name} defaultValue={defaultValue} className={`${SELECT_CLASS} min-w-0`}>
-        <option value="">{all}</option>
-        {Object.entries(choices).map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
+      <Select id={id} name={name} defaultValue={defaultValue} className="min-w-0" none={all} options={Object.entries(choices)} />
     </div>
   )
 }

@@ -6,6 +6,7 @@ import type { Result } from '~/platform/http/result'
 import { Button } from './button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from './dialog'
 import { FormError } from './field'
+import { HiddenFields } from './hidden-fields'
 
 /**
  * A dialog holding a long form (a session, an event) that a fetcher posts, files and all: it
@@ -48,17 +49,7 @@ export function FormDialog<Schema extends Record<string, unknown>>({
       <DialogContent className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto" onInteractOutside={(event) => event.preventDefault()}>
         <DialogTitle>{title}</DialogTitle>
         <DialogDescription>{description}</DialogDescription>
-        <fetcher.Form
-          ref={formRef}
-          method="post"
-          action={action}
-          encType="multipart/form-data"
-          className="grid gap-3"
-          {...getFormProps(form)}
-        >
-          {Object.entries(hidden).map(([name, value]) =>
-            value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,
-          )}
+        <UploadForm fetcher={fetcher} form={form} formRef={formRef} action={action} hidden={hidden} className="grid gap-3">
           <FormError errors={failure ? [failure.description ?? failure.title] : null} />
           {children}
           <div className="flex flex-wrap justify-end gap-2">
@@ -70,8 +61,35 @@ export function FormDialog<Schema extends Record<string, unknown>>({
               {submitLabel}
             </Button>
           </div>
-        </fetcher.Form>
+        </UploadForm>
       </DialogContent>
     </Dialog>
+  )
+}
+
+/** A Conform form that a fetcher posts as multipart (files and all), with its hidden fields. */
+export function UploadForm<Schema extends Record<string, unknown>>({
+  fetcher,
+  form,
+  formRef,
+  action,
+  hidden,
+  className,
+  children,
+}: {
+  fetcher: FetcherWithComponents<unknown>
+  form: FormMetadata<Schema, string[]>
+  formRef: RefObject<HTMLFormElement | null>
+  action: string
+  /** Posted as hidden fields (the intent, the id of what is edited); those undefined are left out. */
+  hidden: Record<string, string | number | undefined>
+  className: string
+  children: ReactNode
+}) {
+  return (
+    <fetcher.Form ref={formRef} method="post" action={action} encType="multipart/form-data" className={className} {...getFormProps(form)}>
+      <HiddenFields values={hidden} />
+      {children}
+    </fetcher.Form>
   )
 }

@@ -1,4 +1,5 @@
 import { getFormProps } from '@conform-to/react'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { useZodForm } from '~/ui/parse-with-zod'
 import { Form, Link, useNavigation } from 'react-router'
 import { isPasswordResetTokenValid } from '~/features/account/auth.server'
@@ -72,8 +73,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
         </CardHeader>
         <CardContent>
           <Form method="post" className="grid gap-3" {...getFormProps(form)}>
-            <input type="hidden" name="intent" value="reset-password" />
-            <input type="hidden" name="token" value={loaderData.token} />
+            <HiddenFields values={{ intent: 'reset-password', token: loaderData.token }} />
             <FormError errors={formErrors(form.errors, failure)} id={form.errorId} />
             <PasswordField label="Nueva contraseña" field={fields.password} />
             <PasswordField label="Confirmar contraseña" field={fields.confirmPassword} />

@@ -71,13 +71,11 @@ export const profiles = pgTable(
   ],
 )
 
-/** What other members see of a member next to what they did: the name (through displayName()) and the photo. */
-export const publicProfileColumns = {
-  firstName: profiles.firstName,
-  lastName: profiles.lastName,
-  displayName: profiles.displayName,
-  avatarUrl: profiles.avatarUrl,
-}
+/** What a member's name is made of (displayName() makes it). */
+export const nameColumns = { firstName: profiles.firstName, lastName: profiles.lastName, displayName: profiles.displayName }
+
+/** What other members see of a member next to what they did: the name and the photo. */
+export const publicProfileColumns = { ...nameColumns, avatarUrl: profiles.avatarUrl }
 
 /** Whom an e-mail goes to: the address, and the first name its greeting uses (user and profiles joined). */
 export const recipientColumns = { email: user.email, firstName: profiles.firstName }

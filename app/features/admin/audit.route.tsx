@@ -8,6 +8,7 @@ import { Button } from '~/ui/button'
 import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { ChoiceField, DayField, FilterButtons, SearchBox } from '~/ui/filter-fields'
+import { Section } from '~/ui/section'
 import { accountIdsMatching } from './members.server'
 import type { Route } from './+types/audit.route'
 
@@ -83,10 +84,7 @@ export function ErrorBoundary() {
 
 export default function AuditPage({ loaderData: d }: Route.ComponentProps) {
   return (
-    <section aria-labelledby="audit-title" className="grid gap-4">
-      <h2 id="audit-title" className="text-xl font-semibold">
-        Registro de acciones
-      </h2>
+    <Section id="audit" title="Registro de acciones" titleClassName="text-xl font-semibold" className="grid gap-4">
       <Form method="get" action="/admin/registro" role="search" className="grid gap-3 rounded-lg border p-3 sm:grid-cols-2 lg:grid-cols-4">
         <SearchBox id="audit-who" name="quien" label="Quién (nombre o e-mail)" defaultValue={d.filter.quien} />
         <ChoiceField id="audit-action" name="accion" label="Acción" choices={ACTION_LABELS} all="Todas" defaultValue={d.filter.accion} />
@@ -146,6 +144,6 @@ export default function AuditPage({ loaderData: d }: Route.ComponentProps) {
           <Link to={d.nextHref}>Ver acciones anteriores</Link>
         </Button>
       ) : null}
-    </section>
+    </Section>
   )
 }

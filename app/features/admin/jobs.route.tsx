@@ -9,6 +9,7 @@ import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
+import { Section } from '~/ui/section'
 import { jobsAction } from './console.server'
 import type { Route } from './+types/jobs.route'
 
@@ -43,10 +44,7 @@ export default function JobsPage({ loaderData: d, actionData }: Route.ComponentP
   return (
     <>
       <ActionStatus result={actionData} />
-      <section aria-labelledby="pending-title" className="grid gap-3">
-        <h2 id="pending-title" className="text-xl font-semibold">
-          En cola y en curso
-        </h2>
+      <Section id="pending" title="En cola y en curso" titleClassName="text-xl font-semibold" className="grid gap-3">
         <DataTable
           label="Trabajos en cola y en curso"
           rows={d.pending}
@@ -59,11 +57,8 @@ export default function JobsPage({ loaderData: d, actionData }: Route.ComponentP
             { header: 'En curso', numeric: true, labelled: true, cell: (row) => row.running },
           ]}
         />
-      </section>
-      <section aria-labelledby="failed-title" className="grid gap-3">
-        <h2 id="failed-title" className="text-xl font-semibold">
-          Fallidos
-        </h2>
+      </Section>
+      <Section id="failed" title="Fallidos" titleClassName="text-xl font-semibold" className="grid gap-3">
         {d.failed.length === 0 ? (
           <p className="text-sm text-muted-foreground">Ningún trabajo ha fallado.</p>
         ) : (
@@ -101,7 +96,7 @@ export default function JobsPage({ loaderData: d, actionData }: Route.ComponentP
             ))}
           </ul>
         )}
-      </section>
+      </Section>
     </>
   )
 }

@@ -8,8 +8,9 @@ import { Button } from '~/ui/button'
 import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { ChoiceField, DayField, FilterButtons, SearchBox } from '~/ui/filter-fields'
+import { Section } from '~/ui/section'
 import { UserAvatar } from '~/ui/user-avatar'
-import { formatNumber } from './components/stat'
+import { ResultCount } from './components/stat'
 import { FILTERS, readMemberFilter } from './filters'
 import { listMembers } from './members.server'
 import type { Route } from './+types/members.route'
@@ -36,10 +37,7 @@ const { recientes: NEWEST_FIRST, ...OTHER_ORDERS } = FILTERS.orden
 
 export default function MembersPage({ loaderData: d }: Route.ComponentProps) {
   return (
-    <section aria-labelledby="members-title" className="grid gap-4">
-      <h2 id="members-title" className="text-xl font-semibold">
-        Miembros
-      </h2>
+    <Section id="members" title="Miembros" titleClassName="text-xl font-semibold" className="grid gap-4">
       <Form method="get" action="/admin/miembros" role="search" className="grid gap-3 rounded-lg border p-3">
         <SearchBox id="members-q" label="Buscar por nombre, e-mail o empresa" defaultValue={d.filter.q} />
         <div className="grid grid-cols-2 gap-3 md:grid-cols-5">
@@ -67,9 +65,7 @@ export default function MembersPage({ loaderData: d }: Route.ComponentProps) {
         </FilterButtons>
       </Form>
 
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        {d.total === 1 ? '1 miembro' : `${formatNumber(d.total)} miembros`}
-      </p>
+      <ResultCount total={d.total} one="miembro" many="miembros" />
 
       <DataTable
         label="Miembros"
@@ -123,6 +119,6 @@ export default function MembersPage({ loaderData: d }: Route.ComponentProps) {
         pageCount={d.pageCount}
         hrefOf={(page) => listHref('/admin/miembros', { ...d.filter, pagina: page })}
       />
-    </section>
+    </Section>
   )
 }

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL 
 import { createElement } from 'react'
 import { redirect } from 'react-router'
 import { displayName } from '~/features/account/display-name'
-import { profiles } from '~/features/account/schema'
+import { nameColumns, profiles } from '~/features/account/schema'
 import { normalizeSearch } from '~/features/members/members.server'
 import { notifyInTransaction } from '~/features/notifications/notifications.server'
 import { recordAudit } from '~/platform/audit/audit.server'
@@ -372,10 +372,8 @@ export async function getApplication(id: string) {
         kind: events.kind,
         body: events.body,
         createdAt: events.createdAt,
-        actorFirstName: profiles.firstName,
-        actorLastName: profiles.lastName,
-        actorDisplayName: profiles.displayName,
-        actorName: user.name,
+        // Columns of two tables: never null as a whole, an absent account leaves `name` null.
+        actor: { name: user.name, ...nameColumns },
       })
       .from(events)
       .leftJoin(user, eq(user.id, events.actorUserId))
@@ -393,12 +391,7 @@ export async function getApplication(id: string) {
       kind: entry.kind,
       body: entry.body,
       createdAt: entry.createdAt.toISOString(),
-      actor: entry.actorName
-        ? displayName(
-            { firstName: entry.actorFirstName, lastName: entry.actorLastName, displayName: entry.actorDisplayName },
-            entry.actorName,
-          )
-        : null,
+      actor: entry.actor.name ? displayName(entry.actor, entry.actor.name) : null,
     })),
   }
 }

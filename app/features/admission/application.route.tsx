@@ -11,6 +11,7 @@ import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { TextareaField } from '~/ui/field'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { answersOf, getApplication, reviewAction } from './admission.server'
 import { ADMIN_STATUS, APPLICATION_LIMITS, HISTORY_LABELS } from './limits'
 import type { Route } from './+types/application.route'
@@ -39,8 +40,7 @@ export default function ApplicationPage({ loaderData: { application, answers }, 
   const lastResult = busy ? undefined : failedSubmission(actionData)
   const decision = (intent: string, label: string, variant: 'default' | 'outline' | 'destructive' = 'outline') => (
     <Form method="post">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="seen" value={status} />
+      <HiddenFields values={{ intent, seen: status }} />
       <Button type="submit" variant={variant} disabled={busy}>
         {pendingIntent === intent ? 'Guardando...' : label}
       </Button>

@@ -3,6 +3,7 @@ import { getCurrentUser } from '~/features/account/guards.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '~/ui/card'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { openInvitation } from './admission.server'
 import { ADMISSION_MESSAGES } from './limits'
 import type { Route } from './+types/invitation.route'
@@ -38,8 +39,7 @@ export default function InvitationPage({ loaderData: view, params }: Route.Compo
           <CardContent className="flex flex-wrap gap-3">
             {view.state === 'other-email' ? (
               <Form method="post" action="/logout">
-                <input type="hidden" name="intent" value="logout" />
-                <input type="hidden" name="redirectTo" value={here} />
+                <HiddenFields values={{ intent: 'logout', redirectTo: here }} />
                 <Button type="submit">Cerrar sesión</Button>
               </Form>
             ) : (

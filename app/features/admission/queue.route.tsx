@@ -1,5 +1,5 @@
 import { Form, Link } from 'react-router'
-import { formatNumber } from '~/features/admin/components/stat'
+import { formatNumber, ResultCount } from '~/features/admin/components/stat'
 import { requireAdminConsole } from '~/features/account/guards.server'
 import { dayRange, fullDateTime } from '~/platform/dates'
 import { listHref, readQuery } from '~/platform/http/query'
@@ -8,6 +8,7 @@ import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { ChoiceField, DayField, FilterButtons, SearchBox } from '~/ui/filter-fields'
 import { Pager } from '~/ui/pager'
+import { Section } from '~/ui/section'
 import { listApplications, QUEUE_PAGE_SIZE } from './admission.server'
 import { ADMIN_STATUS, type ApplicationStatus, SECTORS } from './limits'
 import type { Route } from './+types/queue.route'
@@ -48,10 +49,7 @@ export function ErrorBoundary() {
 export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
   const all = Object.values(d.counts).reduce((sum, n) => sum + (n ?? 0), 0)
   return (
-    <section aria-labelledby="queue-title" className="grid gap-4">
-      <h2 id="queue-title" className="text-xl font-semibold">
-        Solicitudes de admisión
-      </h2>
+    <Section id="queue" title="Solicitudes de admisión" titleClassName="text-xl font-semibold" className="grid gap-4">
       <nav aria-label="Solicitudes por estado" className="flex flex-wrap gap-2">
         {(['', ...Object.keys(ADMIN_STATUS)] as Array<ApplicationStatus | ''>).map((status) => (
           <Link
@@ -75,9 +73,7 @@ export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
         <FilterButtons clearHref="/admin/admisiones" />
       </Form>
 
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        {d.total === 1 ? '1 solicitud' : `${formatNumber(d.total)} solicitudes`}
-      </p>
+      <ResultCount total={d.total} one="solicitud" many="solicitudes" />
 
       <DataTable
         label="Solicitudes"
@@ -129,6 +125,6 @@ export default function QueuePage({ loaderData: d }: Route.ComponentProps) {
         pageCount={d.pageCount}
         hrefOf={(page) => queueHref(d.filter, { pagina: page })}
       />
-    </section>
+    </Section>
   )
 }

@@ -9,7 +9,7 @@ import { DEFAULT_TIME_ZONE } from '~/platform/dates'
 import { dateCursor } from '~/platform/http/query'
 import { signedUploadUrl } from '~/platform/storage/signed-url.server'
 import { ceoSessionDailyViews, ceoSessionLikes, ceoSessionProgress, ceoSessions } from './schema'
-import { searchTextOf } from './sessions.server'
+import { findSession, searchTextOf } from './sessions.server'
 
 /** Cards per page of the library (issue 38: 12, the next ones appended as the member scrolls). */
 export const LIBRARY_PAGE_SIZE = 12
@@ -176,22 +176,17 @@ export async function getSessionPage(sessionId: string, viewerId: string) {
 }
 
 /** The fields the edit dialog shows. */
-export async function getSessionForEdit(sessionId: string) {
-  const [row] = await getDb()
-    .select({
-      ...aboutColumns,
-      summary: ceoSessions.summary,
-      description: ceoSessions.description,
-      pdfName: ceoSessions.pdfName,
-      hasThumbnail: sql<boolean>`${ceoSessions.thumbnailKey} is not null`,
-      hasCaptions: sql<boolean>`${ceoSessions.captionsKey} is not null`,
-      createdBy: ceoSessions.createdBy,
-      publicationStatus: ceoSessions.publicationStatus,
-    })
-    .from(ceoSessions)
-    .where(eq(ceoSessions.id, sessionId))
-    .limit(1)
-  return row ?? null
+export function getSessionForEdit(sessionId: string) {
+  return findSession(sessionId, {
+    ...aboutColumns,
+    summary: ceoSessions.summary,
+    description: ceoSessions.description,
+    pdfName: ceoSessions.pdfName,
+    hasThumbnail: sql<boolean>`${ceoSessions.thumbnailKey} is not null`,
+    hasCaptions: sql<boolean>`${ceoSessions.captionsKey} is not null`,
+    createdBy: ceoSessions.createdBy,
+    publicationStatus: ceoSessions.publicationStatus,
+  })
 }
 
 /**

@@ -1,4 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
+import type { SelectedFields } from 'drizzle-orm/pg-core'
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types'
 import { getDb } from '~/platform/db/client.server'
 import { logger } from '~/platform/logger.server'
 import { getStorage } from '~/platform/storage/storage.server'
@@ -93,27 +95,33 @@ export async function replaceVideo(sessionId: string, { userId, origin }: { user
 }
 
 /** Who owns a session, its state and what it holds: for the guards, the edits and the deletion. */
-export async function getSessionRecord(sessionId: string) {
-  const [session] = await getDb()
-    .select({
-      id: ceoSessions.id,
-      title: ceoSessions.title,
-      createdBy: ceoSessions.createdBy,
-      publicationStatus: ceoSessions.publicationStatus,
-      videoKey: ceoSessions.videoKey,
-      videoContentType: ceoSessions.videoContentType,
-      muxPlaybackId: ceoSessions.muxPlaybackId,
-      muxAssetId: ceoSessions.muxAssetId,
-      uploadId: ceoSessions.uploadId,
-      videoProvider: ceoSessions.videoProvider,
-      thumbnailKey: ceoSessions.thumbnailKey,
-      pdfKey: ceoSessions.pdfKey,
-      captionsKey: ceoSessions.captionsKey,
-    })
+export function getSessionRecord(sessionId: string) {
+  return findSession(sessionId, {
+    id: ceoSessions.id,
+    title: ceoSessions.title,
+    createdBy: ceoSessions.createdBy,
+    publicationStatus: ceoSessions.publicationStatus,
+    videoKey: ceoSessions.videoKey,
+    videoContentType: ceoSessions.videoContentType,
+    muxPlaybackId: ceoSessions.muxPlaybackId,
+    muxAssetId: ceoSessions.muxAssetId,
+    uploadId: ceoSessions.uploadId,
+    videoProvider: ceoSessions.videoProvider,
+    thumbnailKey: ceoSessions.thumbnailKey,
+    pdfKey: ceoSessions.pdfKey,
+    captionsKey: ceoSessions.captionsKey,
+  })
+}
+
+/** A session's `columns` by its id, or null. */
+export async function findSession<Columns extends SelectedFields>(sessionId: string, columns: Columns) {
+  // Drizzle's builder loses its row type over a generic selection: the rows are `columns`' values.
+  const rows = (await getDb()
+    .select(columns)
     .from(ceoSessions)
     .where(eq(ceoSessions.id, sessionId))
-    .limit(1)
-  return session ?? null
+    .limit(1)) as SelectResultFields<Columns>[]
+  return rows[0] ?? null
 }
 
 /** Deletes a session with its stored files and its video wherever it lives. */

@@ -13,7 +13,10 @@ import { ActionStatus } from '~/ui/action-status'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { ConfirmButton } from '~/ui/confirm-button'
+import { HiddenFields } from '~/ui/hidden-fields'
+import { Select } from '~/ui/input'
 import { PartErrorBoundary } from '~/ui/error-boundary'
+import { Section } from '~/ui/section'
 import { showToast, useResultToast } from '~/ui/toast'
 import { UserAvatar } from '~/ui/user-avatar'
 import { listPublishedTitles } from '~/features/ceo-sessions/library.server'
@@ -207,25 +210,19 @@ function RecordingForm({
   useResultToast(fetcher.state, fetcher.data)
   return (
     <fetcher.Form method="post" action={CALENDAR_ACTION} className="grid gap-2 rounded-xl border bg-card p-4 text-sm">
-      <input type="hidden" name="intent" value="link-recording" />
-      <input type="hidden" name="eventId" value={eventId} />
+      <HiddenFields values={{ intent: 'link-recording', eventId }} />
       <label htmlFor="recording" className="font-semibold">
         Grabación del evento
       </label>
       <div className="flex flex-wrap gap-2">
-        <select
+        <Select
           id="recording"
           name="sessionId"
           defaultValue={current ?? ''}
-          className="h-9 min-w-0 flex-1 rounded-md border border-input bg-background px-2 text-base md:text-sm"
-        >
-          <option value="">Sin grabación</option>
-          {choices.map((choice) => (
-            <option key={choice.id} value={choice.id}>
-              {choice.title}
-            </option>
-          ))}
-        </select>
+          className="h-9 min-w-0 flex-1 px-2"
+          none="Sin grabación"
+          options={choices.map((choice) => [choice.id, choice.title])}
+        />
         <Button type="submit" size="sm" variant="secondary" disabled={fetcher.state !== 'idle'}>
           Guardar grabación
         </Button>
@@ -249,10 +246,13 @@ function CalendarFeed({ path }: { path: string }) {
     }
   }
   return (
-    <section aria-labelledby="feed-title" className="grid gap-2 rounded-xl border bg-card p-4 text-sm">
-      <h3 id="feed-title" className="font-semibold">
-        Tu calendario de eventos
-      </h3>
+    <Section
+      id="feed"
+      title="Tu calendario de eventos"
+      heading="h3"
+      titleClassName="font-semibold"
+      className="grid gap-2 rounded-xl border bg-card p-4 text-sm"
+    >
       <p className="text-muted-foreground">
         Suscríbete desde Google Calendar, Outlook o Apple Calendar con este enlace privado: muestra los eventos en los que te registres. No
         lo compartas.
@@ -268,7 +268,7 @@ function CalendarFeed({ path }: { path: string }) {
           </Button>
         </renew.Form>
       </div>
-    </section>
+    </Section>
   )
 }
 

@@ -104,9 +104,8 @@ export async function listFeed({
       createdAt: communityPosts.createdAt,
       updatedAt: communityPosts.updatedAt,
       micros: createdMicros,
-      categoryId: postCategories.id,
-      categoryName: postCategories.name,
-      categoryColor: postCategories.color,
+      // No category: null (Drizzle nulls a left-joined table's object when its first column is null).
+      category: { id: postCategories.id, name: postCategories.name, color: postCategories.color },
       author: { ...publicProfileColumns, isPremium: profiles.isPremium },
       likedByMe: sql<boolean>`${myLike.userId} is not null`,
       hiddenAt: communityPosts.hiddenAt,
@@ -174,7 +173,7 @@ export function toPostView(post: FeedPost, viewer: CurrentUser): FeedPostView {
       avatarUrl: post.author?.avatarUrl ?? null,
       isPremium: Boolean(post.author?.isPremium),
     },
-    category: post.categoryId ? { id: post.categoryId, name: post.categoryName!, color: post.categoryColor! } : null,
+    category: post.category,
     attachments: post.attachments.map((attachment) => ({
       id: attachment.id,
       fileName: attachment.fileName,

@@ -16,6 +16,7 @@ import { site } from '~/site.config'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { UserAvatar } from '~/ui/user-avatar'
 import { Disclosure } from '~/ui/disclosure'
 import { DeletionChoices } from '~/features/account/components/deletion-choices'
@@ -173,8 +174,7 @@ function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string
           </p>
         ) : null}
         <Form method="post" className="flex flex-wrap items-center justify-between gap-3">
-          <input type="hidden" name="intent" value="premium" />
-          <input type="hidden" name="premium" value={String(!isPremium)} />
+          <HiddenFields values={{ intent: 'premium', premium: String(!isPremium) }} />
           <span className="flex items-center gap-2">
             <Crown className="size-4 text-gold" aria-hidden /> Premium: <strong>{isPremium ? 'activo' : 'no'}</strong>
           </span>
@@ -186,9 +186,7 @@ function AdminControls({ isPremium, roles }: { isPremium: boolean; roles: string
           const has = roles !== 'failed' && roles.includes(role)
           return (
             <Form key={role} method="post" className="flex flex-wrap items-center justify-between gap-3">
-              <input type="hidden" name="intent" value="role" />
-              <input type="hidden" name="role" value={role} />
-              <input type="hidden" name="grant" value={String(!has)} />
+              <HiddenFields values={{ intent: 'role', role, grant: String(!has) }} />
               <span>
                 Rol <strong>{ROLE_NAMES[role]}</strong>: {has ? 'asignado' : 'no asignado'}
               </span>

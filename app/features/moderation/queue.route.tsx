@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { SELECT_CLASS } from '~/ui/input'
 import { can } from '~/platform/auth/capabilities'
 import { requireModerationConsole } from '~/features/account/guards.server'
@@ -13,6 +14,7 @@ import { Button } from '~/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
+import { Section } from '~/ui/section'
 import { decide, decideOnMember, decodeQueueCursor, listQueue, listRestricted } from './moderation.server'
 import { HIDE_REASON_MAX, REPORT_REASONS, SUSPENSION_DAYS } from './reasons'
 import { DecisionIntent, MemberDecisionIntent } from './schemas'
@@ -81,10 +83,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
   const { queue, restricted, canBan } = loaderData
   const href = (page: { desde?: string | null; limitadas?: string | null }) => listHref('/admin/moderacion', page)
   return (
-    <section aria-labelledby="moderation-title" className="grid gap-4">
-      <h2 id="moderation-title" className="text-xl font-semibold">
-        Moderación
-      </h2>
+    <Section id="moderation" title="Moderación" titleClassName="text-xl font-semibold" className="grid gap-4">
       <ActionStatus result={actionData && !actionData.ok ? actionData : undefined} />
       {queue.length === 0 ? <p className="text-muted-foreground">No hay informes pendientes.</p> : null}
       {queue.map((entry) => (
@@ -141,9 +140,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
             </div>
             {entry.kind === 'member' ? null : (
               <Form method="post" className="grid gap-3 border-t pt-3">
-                <input type="hidden" name="intent" value="decide" />
-                <input type="hidden" name="kind" value={entry.kind} />
-                <input type="hidden" name="itemId" value={entry.itemId} />
+                <HiddenFields values={{ intent: 'decide', kind: entry.kind, itemId: entry.itemId }} />
                 <label className="grid gap-1">
                   <span className="font-medium">Motivo que verá el autor (para ocultar o eliminar)</span>
                   <textarea name="reason" maxLength={HIDE_REASON_MAX} rows={2} className="rounded-md border bg-background p-2" />
@@ -169,8 +166,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
             )}
             {entry.authorId && !(entry.kind === 'member' && entry.hidden) ? (
               <Form method="post" className="grid gap-3 border-t pt-3" aria-label={`Sobre ${entry.author}`}>
-                <input type="hidden" name="intent" value="member" />
-                <input type="hidden" name="userId" value={entry.authorId} />
+                <HiddenFields values={{ intent: 'member', userId: entry.authorId }} />
                 <p className="font-medium">Sobre {entry.author}</p>
                 <label className="grid gap-1">
                   <span>Aviso o motivo que verá el miembro</span>
@@ -221,10 +217,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
         next={loaderData.next ? href({ desde: loaderData.next, limitadas: loaderData.restrictedAfter }) : null}
       />
       {restricted.length || loaderData.restrictedAfter ? (
-        <section aria-labelledby="restricted-title" className="grid gap-2">
-          <h3 id="restricted-title" className="text-lg font-semibold">
-            Cuentas limitadas
-          </h3>
+        <Section id="restricted" title="Cuentas limitadas" heading="h3" titleClassName="text-lg font-semibold" className="grid gap-2">
           <DataTable
             label="Cuentas limitadas"
             rows={restricted}
@@ -255,8 +248,7 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
                 cell: (member) =>
                   member.until || canBan ? (
                     <Form method="post">
-                      <input type="hidden" name="intent" value="member" />
-                      <input type="hidden" name="userId" value={member.userId} />
+                      <HiddenFields values={{ intent: 'member', userId: member.userId }} />
                       <Button
                         type="submit"
                         name="action"
@@ -278,9 +270,9 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
             first={loaderData.restrictedAfter ? href({ desde: loaderData.after }) : null}
             next={loaderData.nextRestricted ? href({ desde: loaderData.after, limitadas: loaderData.nextRestricted }) : null}
           />
-        </section>
+        </Section>
       ) : null}
-    </section>
+    </Section>
   )
 }
 

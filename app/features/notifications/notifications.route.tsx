@@ -1,6 +1,7 @@
 import { Bell, Check, CheckCheck } from 'lucide-react'
 import { data, Form, Link, useFetcher } from 'react-router'
 import { requireUser } from '~/features/account/guards.server'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { RelativeTime } from '~/ui/relative-time'
 import { guardedAction } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
@@ -129,8 +130,7 @@ function NotificationRow({ item }: { item: NotificationView }) {
       </div>
       {isRead ? null : (
         <mark.Form method="post" action="/notificaciones">
-          <input type="hidden" name="intent" value="mark-read" />
-          <input type="hidden" name="notificationId" value={item.id} />
+          <HiddenFields values={{ intent: 'mark-read', notificationId: item.id }} />
           {/* On a phone only the mark shows (the text stays for screen readers): the message keeps the row. */}
           <Button type="submit" variant="ghost" size="sm" className="shrink-0">
             <Check className="size-4" aria-hidden /> <span className="sr-only sm:not-sr-only">Marcar como leída</span>

@@ -12,17 +12,13 @@ import { topicOf } from './preferences'
 import { deliveryFor, deliveryOf } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
 import { NOTIFICATION_COLUMNS } from './views.server'
-import { alias } from 'drizzle-orm/pg-core'
-import { profiles } from '~/features/account/schema'
+import { profiles, publicProfileColumns } from '~/features/account/schema'
 import { publishInTransaction } from '~/platform/realtime.server'
 
 type NotificationType = (typeof notifications.$inferInsert)['type']
 
 /** Spec: the bell reads at most 50, shows 10. */
 export const NOTIFICATION_FETCH_LIMIT = 50
-
-/** The member who did what a notification tells, joined to it by the list. */
-const actor = alias(profiles, 'actor')
 
 /**
  * Creates a notification inside the action's transaction, never for one's own action nor for a
@@ -137,27 +133,19 @@ export async function listNotifications(userId: string, { limit = NOTIFICATION_F
     .select({
       ...NOTIFICATION_COLUMNS,
       postTitle: communityPosts.title,
-      actorProfileId: actor.userId,
-      actorFirstName: actor.firstName,
-      actorLastName: actor.lastName,
-      actorDisplayName: actor.displayName,
-      actorAvatarUrl: actor.avatarUrl,
+      // A deleted actor's profile is gone: the notification stays, its actor null (Drizzle nulls a
+      // left-joined table's object when its first column is null).
+      actor: { userId: profiles.userId, ...publicProfileColumns },
     })
     .from(notifications)
     .leftJoin(communityPosts, eq(communityPosts.id, notifications.relatedPostId))
-    .leftJoin(actor, eq(actor.userId, notifications.actorUserId))
+    .leftJoin(profiles, eq(profiles.userId, notifications.actorUserId))
     .where(and(eq(notifications.userId, userId), unreadOnly ? eq(notifications.isRead, false) : undefined))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit + 1)
     .offset((Math.max(page, 1) - 1) * limit)
   return {
-    items: rows.slice(0, limit).map(({ actorProfileId, actorFirstName, actorLastName, actorDisplayName, actorAvatarUrl, ...row }) => ({
-      ...row,
-      // A deleted actor's profile is gone: the notification stays, without a name.
-      actor: actorProfileId
-        ? { firstName: actorFirstName, lastName: actorLastName, displayName: actorDisplayName, avatarUrl: actorAvatarUrl }
-        : null,
-    })),
+    items: rows.slice(0, limit),
     hasMore: rows.length > limit,
   }
 }

@@ -3,6 +3,7 @@ import { Form, useNavigation } from 'react-router'
 import { formErrors, type Failure } from '~/platform/http/result'
 import { Button } from '~/ui/button'
 import { FormError } from '~/ui/field'
+import { Section } from '~/ui/section'
 import { IdentityFields } from './credential-fields'
 import { DeletionChoices } from './deletion-choices'
 
@@ -15,10 +16,13 @@ export function DeleteAccountSection({ twoFactorEnabled, failure }: { twoFactorE
     lastResult: busy ? undefined : failure?.submission,
   })
   return (
-    <section aria-labelledby="delete-account-title" className="grid gap-3 border-t pt-5">
-      <h3 id="delete-account-title" className="font-semibold">
-        Eliminar mi cuenta
-      </h3>
+    <Section
+      id="delete-account"
+      title="Eliminar mi cuenta"
+      heading="h3"
+      titleClassName="font-semibold"
+      className="grid gap-3 border-t pt-5"
+    >
       <p className="text-sm text-muted-foreground">
         Cancelamos tu suscripción si la tienes, dejamos libre tu plaza en los eventos y borramos tu perfil, tu foto, tus likes, tus
         inscripciones y tus notificaciones. Te lo confirmaremos por email.
@@ -32,6 +36,6 @@ export function DeleteAccountSection({ twoFactorEnabled, failure }: { twoFactorE
           {busy ? 'Eliminando...' : 'Eliminar mi cuenta'}
         </Button>
       </Form>
-    </section>
+    </Section>
   )
 }

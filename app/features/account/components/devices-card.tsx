@@ -8,6 +8,7 @@ import { Button } from '~/ui/button'
 import type { ReactNode } from 'react'
 import { Card, CardContent, CardHeader, CardTitle } from '~/ui/card'
 import { PartUnavailable } from '~/ui/error-boundary'
+import { HiddenFields } from '~/ui/hidden-fields'
 
 export interface DeviceView {
   id: string
@@ -65,8 +66,7 @@ export function DevicesCard({
               </div>
               {device.current ? null : (
                 <Form method="post" action="/perfil" preventScrollReset>
-                  <input type="hidden" name="intent" value="close-device" />
-                  <input type="hidden" name="sessionId" value={device.id} />
+                  <HiddenFields values={{ intent: 'close-device', sessionId: device.id }} />
                   <Button type="submit" variant="outline" size="sm" disabled={busy} aria-label={`Cerrar sesión en ${device.device}`}>
                     Cerrar sesión
                   </Button>

@@ -6,7 +6,9 @@ import { formErrors, type Result } from '~/platform/http/result'
 import { longDate } from '~/platform/dates'
 import { Button } from '~/ui/button'
 import { FormError } from '~/ui/field'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { lazyModule } from '~/ui/lazy-part'
+import { Section } from '~/ui/section'
 import { useHydrated } from '~/ui/use-hydrated'
 import { IdentityFields } from './credential-fields'
 
@@ -143,10 +145,7 @@ export function PasskeysSection({ passkeys, twoFactorEnabled }: { passkeys: Pass
   })
   const errors = formErrors(form.errors, passkey.failure)
   return (
-    <section aria-labelledby="passkeys-title" className="grid gap-3 border-b pb-5">
-      <h3 id="passkeys-title" className="font-semibold">
-        Llaves de acceso
-      </h3>
+    <Section id="passkeys" title="Llaves de acceso" heading="h3" titleClassName="font-semibold" className="grid gap-3 border-b pb-5">
       <p className="text-sm text-muted-foreground">
         Inicia sesión con la huella, la cara o el PIN de tu dispositivo, sin contraseña ni código. Cada llave queda en el dispositivo (o en
         tu gestor de contraseñas) donde la crees.
@@ -164,8 +163,7 @@ export function PasskeysSection({ passkeys, twoFactorEnabled }: { passkeys: Pass
                 </p>
               </div>
               <Form method="post" action="/perfil" preventScrollReset>
-                <input type="hidden" name="intent" value="passkey-remove" />
-                <input type="hidden" name="passkeyId" value={key.id} />
+                <HiddenFields values={{ intent: 'passkey-remove', passkeyId: key.id }} />
                 <Button
                   type="submit"
                   variant="outline"
@@ -202,6 +200,6 @@ export function PasskeysSection({ passkeys, twoFactorEnabled }: { passkeys: Pass
       ) : (
         <p className="text-sm text-muted-foreground">Para añadir una llave de acceso hace falta un navegador con JavaScript.</p>
       )}
-    </section>
+    </Section>
   )
 }

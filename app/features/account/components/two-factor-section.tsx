@@ -4,6 +4,7 @@ import { formErrors, type Failure } from '~/platform/http/result'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Field, FormError } from '~/ui/field'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { IdentityFields, PasswordField } from './credential-fields'
 
 export interface Enrolment {
@@ -89,10 +90,9 @@ export function TwoFactorSection({
         </Form>
       ) : enrolment ? (
         <Form method="post" action="/perfil" preventScrollReset className="grid gap-4" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="two-factor-confirm" />
-          <input type="hidden" name="totpURI" value={enrolment.totpURI} />
-          <input type="hidden" name="qr" value={enrolment.qr} />
-          <input type="hidden" name="backupCodes" value={enrolment.backupCodes} />
+          <HiddenFields
+            values={{ intent: 'two-factor-confirm', totpURI: enrolment.totpURI, qr: enrolment.qr, backupCodes: enrolment.backupCodes }}
+          />
           <ol className="grid list-decimal gap-4 pl-5 text-sm">
             <li className="grid gap-2">
               Escanea este código con tu aplicación de autenticación (Google Authenticator, Microsoft Authenticator, 1Password…).

@@ -18,3 +18,12 @@ const number = new Intl.NumberFormat('es-ES')
 export const formatEuros = (cents: number) => euros.format(cents / 100)
 export const formatPercent = (share: number | null) => (share === null ? '—' : percent.format(share))
 export const formatNumber = (value: number) => number.format(value)
+
+/** How many rows a console list's filters found, read out as the filters change. */
+export function ResultCount({ total, one, many }: { total: number; one: string; many: string }) {
+  return (
+    <p className="text-sm text-muted-foreground" aria-live="polite">
+      {total === 1 ? `1 ${one}` : `${formatNumber(total)} ${many}`}
+    </p>
+  )
+}

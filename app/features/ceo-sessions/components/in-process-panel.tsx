@@ -3,6 +3,7 @@ import { useEffect, useEffectEvent, useRef } from 'react'
 import { useFetcher, useRevalidator } from 'react-router'
 import type { Result } from '~/platform/http/result'
 import { RelativeTime } from '~/ui/relative-time'
+import { Section } from '~/ui/section'
 
 export interface InProcessSession {
   id: string
@@ -47,10 +48,7 @@ export function InProcessPanel({ sessions: loaded }: { sessions: InProcessSessio
   }, [poll.data])
   if (!sessions.length) return null
   return (
-    <section aria-labelledby="in-process-title" className="rounded-xl border bg-card p-4">
-      <h2 id="in-process-title" className="font-semibold">
-        Mis sesiones en proceso
-      </h2>
+    <Section id="in-process" title="Mis sesiones en proceso" titleClassName="font-semibold" className="rounded-xl border bg-card p-4">
       <ul className="mt-2 divide-y">
         {sessions.map((session) => {
           const status = STATUS[session.publicationStatus]
@@ -70,6 +68,6 @@ export function InProcessPanel({ sessions: loaded }: { sessions: InProcessSessio
           )
         })}
       </ul>
-    </section>
+    </Section>
   )
 }

@@ -46,6 +46,35 @@ const REQUIRED_FIELDS = Object.keys({
   sessionDate: true,
 } satisfies Record<RequiredField, true>)
 
+/** The files checked before sending (spec 001 §5): what each picker takes, its limit, and the toast for another type. */
+const FILES = {
+  video: {
+    name: '',
+    accept: 'video/mp4,video/webm,video/quicktime,video/*',
+    help: 'MP4, WebM o MOV, hasta 500 MB.',
+    rightType: (type: string) => type.startsWith('video/'),
+    limit: VIDEO_MAX_BYTES,
+    typeProblem: SESSION_MESSAGES.videoType,
+  },
+  thumbnail: {
+    name: 'thumbnail',
+    accept: 'image/png,image/jpeg,image/webp,image/gif',
+    help: 'Opcional. Sin miniatura se usa un fotograma del video.',
+    rightType: (type: string) => type.startsWith('image/'),
+    limit: THUMBNAIL_MAX_BYTES,
+    typeProblem: SESSION_MESSAGES.imageType,
+  },
+  pdf: {
+    name: 'pdf',
+    accept: 'application/pdf,.pdf',
+    help: 'Opcional, hasta 20 MB.',
+    rightType: (type: string) => type.includes('pdf'),
+    limit: PDF_MAX_BYTES,
+    typeProblem: SESSION_MESSAGES.pdfType,
+  },
+}
+type FileKind = keyof typeof FILES
+
 /**
  * The create and edit dialog (spec 001 §5). The form's texts and small files go to the action;
  * the video never goes through a form: the action answers an upload address and the browser
@@ -54,9 +83,8 @@ const REQUIRED_FIELDS = Object.keys({
 export function SessionDialog({ session, open, onClose }: { session?: EditableSession; open: boolean; onClose: () => void }) {
   const formRef = useRef<HTMLFormElement>(null)
   const [video, setVideo] = useState<File | null>(null)
-  const [videoError, setVideoError] = useState<string | null>(null)
-  const [pdfError, setPdfError] = useState<string | null>(null)
-  const [thumbnailError, setThumbnailError] = useState<string | null>(null)
+  const [fileErrors, setFileErrors] = useState<Partial<Record<FileKind, string>>>({})
+  const setFileError = (kind: FileKind, error?: string) => setFileErrors((errors) => ({ ...errors, [kind]: error }))
   const [tags, setTags] = useState<string[]>(session?.tags ?? [])
   const editing = Boolean(session)
   const { fetcher, progress, busy, saving } = useVideoUpload({
@@ -91,11 +119,11 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
       const missing = REQUIRED_FIELDS.some((name) => !String(values.get(name) ?? '').trim())
       if (missing || (!editing && !video)) {
         event.preventDefault()
-        if (!editing && !video) setVideoError(SESSION_MESSAGES.videoRequired)
+        if (!editing && !video) setFileError('video', SESSION_MESSAGES.videoRequired)
         showToast({ type: 'error', ...SESSION_MESSAGES.required })
         return
       }
-      if (videoError || pdfError || thumbnailError) event.preventDefault()
+      if (Object.values(fileErrors).some(Boolean)) event.preventDefault()
       else saving()
     },
   })
@@ -104,25 +132,31 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
    * Spec 001 §5: a file of the wrong type or over its limit is refused with a toast and the input
    * is cleared. Answers whether the file may stay chosen.
    */
-  function checkFile(kind: 'video' | 'pdf' | 'thumbnail', file: File | undefined) {
-    const setError = { video: setVideoError, pdf: setPdfError, thumbnail: setThumbnailError }[kind]
-    setError(null)
+  function checkFile(kind: FileKind, file: File | undefined) {
+    setFileError(kind)
     if (kind === 'video') setVideo(null)
     if (!file) return true
-    const rightType = { video: file.type.startsWith('video/'), pdf: file.type.includes('pdf'), thumbnail: file.type.startsWith('image/') }[
-      kind
-    ]
-    const limit = { video: VIDEO_MAX_BYTES, pdf: PDF_MAX_BYTES, thumbnail: THUMBNAIL_MAX_BYTES }[kind]
-    const typeProblem = { video: SESSION_MESSAGES.videoType, pdf: SESSION_MESSAGES.pdfType, thumbnail: SESSION_MESSAGES.imageType }[kind]
-    const problem = !rightType ? typeProblem : file.size > limit ? tooLarge(kind, file.size) : null
+    const { rightType, limit, typeProblem } = FILES[kind]
+    const problem = !rightType(file.type) ? typeProblem : file.size > limit ? tooLarge(kind, file.size) : null
     if (problem) {
       showToast({ type: 'error', ...problem })
-      setError(problem.description)
+      setFileError(kind, problem.description)
       return false
     }
     if (kind === 'video') setVideo(file)
     return true
   }
+
+  const filePicker = (kind: FileKind, label: string) => (
+    <FileField
+      label={label}
+      name={FILES[kind].name}
+      accept={FILES[kind].accept}
+      help={FILES[kind].help}
+      error={fileErrors[kind]}
+      onFiles={(files) => checkFile(kind, files[0])}
+    />
+  )
 
   return (
     <FormDialog
@@ -163,30 +197,9 @@ export function SessionDialog({ session, open, onClose }: { session?: EditableSe
       <label className="flex items-center gap-2 text-sm">
         <input {...getInputProps(fields.isFeatured, { type: 'checkbox' })} className="size-4" /> Sesión destacada
       </label>
-      <FileField
-        label={editing ? 'Reemplazar video' : 'Video *'}
-        name=""
-        accept="video/mp4,video/webm,video/quicktime,video/*"
-        help="MP4, WebM o MOV, hasta 500 MB."
-        error={videoError}
-        onFiles={(files) => checkFile('video', files[0])}
-      />
-      <FileField
-        label={editing ? 'Reemplazar miniatura' : 'Miniatura'}
-        name="thumbnail"
-        accept="image/png,image/jpeg,image/webp,image/gif"
-        help="Opcional. Sin miniatura se usa un fotograma del video."
-        error={thumbnailError}
-        onFiles={(files) => checkFile('thumbnail', files[0])}
-      />
-      <FileField
-        label={editing && session?.pdfName ? `Reemplazar PDF (${session.pdfName})` : 'PDF'}
-        name="pdf"
-        accept="application/pdf,.pdf"
-        help="Opcional, hasta 20 MB."
-        error={pdfError}
-        onFiles={(files) => checkFile('pdf', files[0])}
-      />
+      {filePicker('video', editing ? 'Reemplazar video' : 'Video *')}
+      {filePicker('thumbnail', editing ? 'Reemplazar miniatura' : 'Miniatura')}
+      {filePicker('pdf', editing && session?.pdfName ? `Reemplazar PDF (${session.pdfName})` : 'PDF')}
       {editing && session?.pdfName ? (
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="removePdf" className="size-4" /> Quitar el PDF actual

@@ -2,6 +2,7 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { MessageSquareReply, Pencil } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { type FetcherWithComponents, useFetcher } from 'react-router'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { RelativeTime } from '~/ui/relative-time'
 import { failedSubmission, type Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
@@ -169,8 +170,7 @@ function CommentEditForm({ comment, thread, onDone }: { comment: CommentView; th
   useResultToast(fetcher.state, fetcher.data, { onSuccess: () => onDone?.() })
   return (
     <fetcher.Form method="post" action={thread.action} className="mt-2 grid gap-2" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="update-comment" />
-      <input type="hidden" name="commentId" value={comment.id} />
+      <HiddenFields values={{ intent: 'update-comment', commentId: comment.id }} />
       <label className="sr-only" htmlFor={fields.content.id}>
         Editar comentario
       </label>

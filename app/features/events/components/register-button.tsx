@@ -3,6 +3,7 @@ import { useFetcher } from 'react-router'
 import { usePremiumGate } from '~/features/community/components/premium-gate'
 import type { Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { useResultToast } from '~/ui/toast'
 import { CALENDAR_ACTION } from '../paths'
 
@@ -38,8 +39,7 @@ export function RegisterButton({
         }
       }}
     >
-      <input type="hidden" name="intent" value="toggle-registration" />
-      <input type="hidden" name="eventId" value={eventId} />
+      <HiddenFields values={{ intent: 'toggle-registration', eventId }} />
       {shown === 'registered' ? (
         <Button type="submit" variant="secondary" aria-pressed="true" title="Cancelar registro">
           <Check className="size-4" aria-hidden /> Registrado

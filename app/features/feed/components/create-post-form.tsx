@@ -1,11 +1,11 @@
 import { FileText, Link2, Paperclip, Type } from 'lucide-react'
-import { getFormProps, useForm } from '@conform-to/react'
+import { useForm } from '@conform-to/react'
 import { useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { failedSubmission } from '~/platform/http/result'
 import { Button } from '~/ui/button'
-import { Field, FileField, TextareaField } from '~/ui/field'
-import { Label } from '~/ui/label'
+import { Field, FileField, SelectField, TextareaField } from '~/ui/field'
+import { UploadForm } from '~/ui/form-dialog'
 import { useResultToast } from '~/ui/toast'
 import { useHydrated } from '~/ui/use-hydrated'
 import type { z } from 'zod'
@@ -58,15 +58,14 @@ export function CreatePostForm({ categories, onDone }: { categories: Array<{ id:
   })
 
   return (
-    <fetcher.Form
-      ref={formRef}
-      method="post"
+    <UploadForm
+      fetcher={fetcher}
+      form={form}
+      formRef={formRef}
       action={FEED_ACTION}
-      encType="multipart/form-data"
+      hidden={{ intent: 'create-post' }}
       className="grid gap-4"
-      {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="create-post" />
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">Tipo de post</legend>
         <div className="grid grid-cols-3 gap-2">
@@ -108,22 +107,12 @@ export function CreatePostForm({ categories, onDone }: { categories: Array<{ id:
           placeholder="https://"
         />
       ) : null}
-      <div className="grid gap-1.5">
-        <Label htmlFor={fields.categoryId.id}>Categoría (opcional)</Label>
-        <select
-          id={fields.categoryId.id}
-          name={fields.categoryId.name}
-          defaultValue=""
-          className="h-10 rounded-md border border-input bg-background px-3 text-sm"
-        >
-          <option value="">Sin categoría</option>
-          {categories.map((category) => (
-            <option key={category.id} value={category.id}>
-              {category.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="Categoría (opcional)"
+        field={fields.categoryId}
+        options={Object.fromEntries(categories.map((category) => [category.id, category.name]))}
+        placeholder="Sin categoría"
+      />
       <FileField
         label={
           <>
@@ -140,6 +129,6 @@ export function CreatePostForm({ categories, onDone }: { categories: Array<{ id:
       <Button type="submit" disabled={sending || (hydrated && !title.trim()) || Boolean(fileError)}>
         {sending ? 'Publicando...' : 'Publicar'}
       </Button>
-    </fetcher.Form>
+    </UploadForm>
   )
 }

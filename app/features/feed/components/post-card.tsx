@@ -1,6 +1,7 @@
 import { Download, ExternalLink, FileText, MessageCircle, Pencil, Pin, PinOff } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { RelativeTime } from '~/ui/relative-time'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
@@ -205,9 +206,7 @@ export function PostCard({
           {post.canEdit ? null : <ReportButton kind="post" itemId={post.id} className="open:order-last open:basis-full" />}
           {post.canPin ? (
             <pin.Form method="post" action={FEED_ACTION}>
-              <input type="hidden" name="intent" value="pin-post" />
-              <input type="hidden" name="postId" value={post.id} />
-              <input type="hidden" name="pinned" value={String(!pinned)} />
+              <HiddenFields values={{ intent: 'pin-post', postId: post.id, pinned: String(!pinned) }} />
               <Button type="submit" variant="ghost" size="sm">
                 {pinned ? <PinOff aria-hidden /> : <Pin aria-hidden />} {pinned ? 'Desfijar' : 'Fijar'}
               </Button>

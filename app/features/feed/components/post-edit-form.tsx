@@ -4,6 +4,7 @@ import { useActionData, useFetcher } from 'react-router'
 import { failedSubmission } from '~/platform/http/result'
 import { EditButtons } from '~/ui/edit-buttons'
 import { Field, TextareaField } from '~/ui/field'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { useResultToast } from '~/ui/toast'
 import type { z } from 'zod'
 import { POST_CONTENT_MAX, POST_TITLE_MAX } from '../limits'
@@ -36,8 +37,7 @@ export function PostEditForm({ post, onDone }: { post: FeedPostView; onDone?: ()
       className="mt-3 grid gap-1 rounded-md bg-background"
       {...getFormProps(form)}
     >
-      <input type="hidden" name="intent" value="update-post" />
-      <input type="hidden" name="postId" value={post.id} />
+      <HiddenFields values={{ intent: 'update-post', postId: post.id }} />
       <Field ref={title} label="Título" field={fields.title} maxLength={POST_TITLE_MAX} />
       {post.postType === 'link' ? <Field label="URL" field={fields.linkUrl} type="url" /> : null}
       <TextareaField label="Contenido" field={fields.content} rows={5} maxLength={POST_CONTENT_MAX} />

@@ -7,6 +7,7 @@ import { Button } from '~/ui/button'
 import { Card, CardContent } from '~/ui/card'
 import { Input } from '~/ui/input'
 import { Label } from '~/ui/label'
+import { Section } from '~/ui/section'
 import { UserAvatar } from '~/ui/user-avatar'
 
 export interface DirectoryMember {
@@ -35,10 +36,7 @@ export function MemberDirectory({ directory }: { directory: DirectoryView }) {
   const pageHref = (page: number) =>
     listHref('/comunidad/miembros', { q: directory.search, empresa: directory.company, cargo: directory.position, pagina: page })
   return (
-    <section aria-labelledby="directory-title" className="grid gap-4">
-      <h2 id="directory-title" className="sr-only">
-        Miembros
-      </h2>
+    <Section id="directory" title="Miembros" titleClassName="sr-only" className="grid gap-4">
       <Form method="get" action="/comunidad/miembros" className="grid gap-3" role="search">
         <div className="flex gap-2">
           <div className="relative flex-1">
@@ -121,6 +119,6 @@ export function MemberDirectory({ directory }: { directory: DirectoryView }) {
       )}
 
       <Pager label="Páginas del directorio" page={directory.page} pageCount={directory.pageCount} hrefOf={pageHref} />
-    </section>
+    </Section>
   )
 }

@@ -4,6 +4,7 @@ import { useFetcher } from 'react-router'
 import type { Result } from '~/platform/http/result'
 import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
+import { HiddenFields } from '~/ui/hidden-fields'
 import { useResultToast } from '~/ui/toast'
 import { REPORT_NOTE_MAX, REPORT_REASONS } from '../reasons'
 
@@ -59,9 +60,7 @@ export function ReportForm({
       action={reportPageOf(kind, itemId)}
       className={cn('grid gap-2 rounded-md border bg-background p-3 text-sm', className)}
     >
-      <input type="hidden" name="intent" value="report" />
-      <input type="hidden" name="kind" value={kind} />
-      <input type="hidden" name="itemId" value={itemId} />
+      <HiddenFields values={{ intent: 'report', kind, itemId }} />
       <fieldset className="grid gap-1">
         <legend className="mb-1 font-medium">¿Qué ocurre?</legend>
         {Object.entries(REPORT_REASONS).map(([value, label], index) => (
@@ -108,9 +107,7 @@ export function HiddenNotice({
         <p>Has pedido una revisión: el equipo de moderación lo está mirando.</p>
       ) : (
         <fetcher.Form method="post" action={ACTION} className="flex flex-wrap items-center gap-2">
-          <input type="hidden" name="intent" value="request-review" />
-          <input type="hidden" name="kind" value={kind} />
-          <input type="hidden" name="itemId" value={itemId} />
+          <HiddenFields values={{ intent: 'request-review', kind, itemId }} />
           <span>Puedes editarlo y pedir que lo revisen.</span>
           <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== 'idle'}>
             Pedir revisión
