@@ -75,7 +75,10 @@ export function useLoadMore<T extends { id: string }>({
     failure: more.state === 'idle' && more.data !== before.current && more.data && !('items' in more.data) ? more.data.message.title : null,
     loadedCount,
     load: () => {
-      if (next && more.state === 'idle') void more.load(dataHref(next))
+      if (!next || more.state !== 'idle') return
+      // Emptied while loading, so the same words ('10 … más cargadas') are announced again.
+      setLoadedCount(null)
+      void more.load(dataHref(next))
     },
   }
 }
