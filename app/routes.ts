@@ -34,6 +34,7 @@ export default [
   route('video/:sessionId/comentarios', 'features/ceo-sessions/comments.route.ts'),
   route('comunidad/calendario/:eventId/ics', 'features/events/ics.route.ts', { id: 'event-ics' }),
   route('calendario/privado/:file', 'features/events/ics.route.ts', { id: 'calendar-feed' }),
+  route('buscar', 'features/search/search.route.tsx'),
   route('usuario/:userId', 'features/members/member.route.tsx'),
   route('moderacion/informar', 'features/moderation/report.route.tsx'),
 

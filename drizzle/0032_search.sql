@@ -15,28 +15,34 @@ ALTER TEXT SEARCH CONFIGURATION es_unaccent ALTER MAPPING FOR hword, hword_part,
 CREATE FUNCTION f_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
   AS $$ SELECT lower(public.unaccent('public.unaccent'::regdictionary, $1)) $$;
 --> statement-breakpoint
+-- The Spanish stemmer knows '-ación' but not '-acion': after unaccent, 'licitacion' would stay whole
+-- while 'licitaciones' becomes 'licit'. Every '-cion'/'-sion' word is written as its plural first,
+-- so singular and plural, with or without the accent, are the same text before stemming.
+CREATE FUNCTION f_search_text(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+  AS $$ SELECT regexp_replace(f_unaccent($1), '([cs]ion)\M', '\1es', 'g') $$;
+--> statement-breakpoint
 -- Weighted vectors, kept by PostgreSQL: A the title, B who and where, C the summary, D the rest.
 ALTER TABLE "community_posts" ADD COLUMN "search_vector" tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('es_unaccent'::regconfig, "title"), 'A') ||
-  setweight(to_tsvector('es_unaccent'::regconfig, coalesce("content", '')), 'B')) STORED;
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text("title")), 'A') ||
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text(coalesce("content", ''))), 'B')) STORED;
 --> statement-breakpoint
 ALTER TABLE "community_comments" ADD COLUMN "search_vector" tsvector GENERATED ALWAYS AS (
-  to_tsvector('es_unaccent'::regconfig, "content")) STORED;
+  to_tsvector('es_unaccent'::regconfig, f_search_text("content"))) STORED;
 --> statement-breakpoint
 ALTER TABLE "ceo_session_comments" ADD COLUMN "search_vector" tsvector GENERATED ALWAYS AS (
-  to_tsvector('es_unaccent'::regconfig, "content")) STORED;
+  to_tsvector('es_unaccent'::regconfig, f_search_text("content"))) STORED;
 --> statement-breakpoint
 ALTER TABLE "ceo_sessions" ADD COLUMN "search_vector" tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('es_unaccent'::regconfig, "title"), 'A') ||
-  setweight(to_tsvector('es_unaccent'::regconfig, "ceo_name" || ' ' || "ceo_company" || ' ' || "ceo_position"), 'B') ||
-  setweight(to_tsvector('es_unaccent'::regconfig, "summary"), 'C') ||
-  setweight(to_tsvector('es_unaccent'::regconfig, "description"), 'D')) STORED;
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text("title")), 'A') ||
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text("ceo_name" || ' ' || "ceo_company" || ' ' || "ceo_position")), 'B') ||
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text("summary")), 'C') ||
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text("description")), 'D')) STORED;
 --> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "search_vector" tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('es_unaccent'::regconfig, "title"), 'A') ||
-  setweight(to_tsvector('es_unaccent'::regconfig, coalesce("location", '')), 'B') ||
-  setweight(to_tsvector('es_unaccent'::regconfig, "description"), 'C') ||
-  setweight(to_tsvector('es_unaccent'::regconfig, coalesce("content", '')), 'D')) STORED;
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text("title")), 'A') ||
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text(coalesce("location", ''))), 'B') ||
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text("description")), 'C') ||
+  setweight(to_tsvector('es_unaccent'::regconfig, f_search_text(coalesce("content", ''))), 'D')) STORED;
 --> statement-breakpoint
 CREATE INDEX "community_posts_search_idx" ON "community_posts" USING gin ("search_vector");
 --> statement-breakpoint
