@@ -54,6 +54,9 @@ CREATE INDEX "ceo_sessions_search_idx" ON "ceo_sessions" USING gin ("search_vect
 --> statement-breakpoint
 CREATE INDEX "events_search_idx" ON "events" USING gin ("search_vector");
 --> statement-breakpoint
+-- The few hidden posts, so a comment's search skips those of a hidden post without reading every post.
+CREATE INDEX "community_posts_hidden_idx" ON "community_posts" ("id") WHERE "hidden_at" IS NOT NULL;
+--> statement-breakpoint
 -- A typo in a name or a company still finds the member: trigrams of the folded text. The work
 -- index covers company and position; the query uses it only for members who show where they work.
 CREATE INDEX "profiles_name_trgm_idx" ON "profiles" USING gin (

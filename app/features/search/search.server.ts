@@ -72,10 +72,12 @@ function branches({ query, words, viewerId }: Parts): Record<Kind, SQL | null> {
   return {
     post: sql`select 'post', p.id::text, p.title, coalesce(p.content, ''), p.user_id, null, p.created_at, ${rank(sql`p.search_vector`)}, ${exact(sql`p.title`)}, null
       from community_posts p where p.search_vector @@ ${tsquery} and ${seen('p')}`,
-    // A comment is seen where its post is.
-    comment: sql`select 'comment', c.id::text, p.title, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, p.id::text
-      from community_comments c join community_posts p on p.id = c.post_id
-      where c.search_vector @@ ${tsquery} and ${seen('c')} and ${seen('p')}`,
+    // A comment is seen where its post is: hidden posts are few (their own partial index), so they are
+    // looked up, not every post joined; the post's title is read for the page's rows only.
+    comment: sql`select 'comment', c.id::text, null, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, c.post_id::text
+      from community_comments c
+      where c.search_vector @@ ${tsquery} and ${seen('c')} and not exists (select from community_posts p
+        where p.id = c.post_id and p.hidden_at is not null and p.user_id is distinct from ${viewerId})`,
     session_comment: sql`select 'session_comment', c.id::text, s.title, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, s.id::text
       from ceo_session_comments c join ceo_sessions s on s.id = c.session_id
       where c.search_vector @@ ${tsquery} and ${seen('c')} and s.publication_status = 'published'`,
@@ -116,25 +118,31 @@ export interface SearchHit {
   href: string
 }
 
+type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
+
+/** The two statements of a search (its EXPLAIN is checked at scale): the counts per kind, and the open tab's page. */
+export function searchStatements(viewer: Searcher, input: SearchInput & { query: string }) {
+  const { query, tab } = input
+  const parts = branches({ query, words: wordsOf(query), viewerId: viewer.id })
+  const allowed = (Object.keys(parts) as Kind[]).filter((kind) => parts[kind] && (viewer.hasAccess || OPEN_KINDS.includes(kind)))
+  const shown = tab === 'todo' ? allowed : allowed.filter((kind) => TAB_KINDS[tab].includes(kind))
+  return {
+    counts: sql.join(
+      allowed.map((kind) => sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (${parts[kind]}) as matched`),
+      sql` union all `,
+    ),
+    page: shown.length ? pageOf(shown.map((kind) => parts[kind]!), query, input) : null,
+  }
+}
+
 /** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
-export async function search(viewer: Pick<Viewer, 'id' | 'hasAccess'>, input: SearchInput) {
+export async function search(viewer: Searcher, input: SearchInput) {
   const counts = Object.fromEntries(Object.keys(SEARCH_TABS).map((tab) => [tab, 0])) as Record<SearchTab, number>
   const query = cleanQuery(input.query)
   if (!query) return { query, counts, hits: [] as SearchHit[], pageCount: 1 }
-  const parts = branches({ query, words: wordsOf(query), viewerId: viewer.id })
-  const allowed = (Object.keys(parts) as Kind[]).filter((kind) => parts[kind] && (viewer.hasAccess || OPEN_KINDS.includes(kind)))
-  const { tab } = input
-  const shown = tab === 'todo' ? allowed : allowed.filter((kind) => TAB_KINDS[tab].includes(kind))
+  const statements = searchStatements(viewer, { ...input, query })
   const db = getDb()
-  const [countRows, hitRows] = await Promise.all([
-    db.execute(
-      sql.join(
-        allowed.map((kind) => sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (${parts[kind]}) as matched`),
-        sql` union all `,
-      ),
-    ),
-    shown.length ? db.execute(pageOf(shown.map((kind) => parts[kind]!), query, input)) : null,
-  ])
+  const [countRows, hitRows] = await Promise.all([db.execute(statements.counts), statements.page ? db.execute(statements.page) : null])
   for (const row of countRows.rows as Array<{ kind: Kind; n: number }>) {
     const tab = (Object.keys(TAB_KINDS) as Array<keyof typeof TAB_KINDS>).find((name) => TAB_KINDS[name].includes(row.kind))!
     counts[tab] += row.n
@@ -180,7 +188,7 @@ interface HitRow {
 function pageOf(selects: SQL[], query: string, input: SearchInput) {
   const order = input.order === 'recientes' ? sql`at desc, id desc` : sql`exact desc, rank desc, at desc, id desc`
   const options = `StartSel=${MARK_START}, StopSel=${MARK_STOP}, MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`
-  return sql`select hits.kind, hits.id, hits.title, hits.author_id, hits.speaker, hits.at, hits.parent_id,
+  return sql`select hits.kind, hits.id, coalesce(hits.title, (select p.title from community_posts p where p.id = hits.parent_id::uuid)) as title, hits.author_id, hits.speaker, hits.at, hits.parent_id,
       case when hits.kind = 'member' then hits.body
         else ts_headline('es_unaccent'::regconfig, regexp_replace(hits.body, '<[^>]*>', ' ', 'g'),
           (websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)})) || websearch_to_tsquery('es_unaccent'::regconfig, ${either(query)})), ${options}) end as snippet,
