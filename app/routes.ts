@@ -44,6 +44,7 @@ export default [
     route('admisiones', 'features/admission/queue.route.tsx'),
     route('admisiones/:applicationId', 'features/admission/application.route.tsx'),
     route('moderacion', 'features/moderation/queue.route.tsx'),
+    route('busquedas', 'features/search/misses.route.tsx'),
     route('trabajos', 'features/admin/jobs.route.tsx'),
     route('registro', 'features/admin/audit.route.tsx'),
     route('ajustes', 'features/admin/settings.route.tsx'),

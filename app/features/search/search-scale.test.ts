@@ -14,7 +14,16 @@ const FULL = process.env.SEARCH_SCALE === '1'
 const MEMBERS = FULL ? 10_000 : 1_000
 const POSTS = FULL ? 100_000 : 2_000
 const COMMENTS_PER_POST = 3
-const TOPICS = ['precios', 'acceso al mercado', 'ensayos clínicos', 'regulación', 'liderazgo', 'ventas', 'biosimilares', 'farmacovigilancia']
+const TOPICS = [
+  'precios',
+  'acceso al mercado',
+  'ensayos clínicos',
+  'regulación',
+  'liderazgo',
+  'ventas',
+  'biosimilares',
+  'farmacovigilancia',
+]
 
 const topic = (n: string) => sql.raw(`(array[${TOPICS.map((t) => `'${t}'`).join(',')}])[1 + (${n}) % ${TOPICS.length}]`)
 
@@ -25,13 +34,17 @@ beforeAll(async () => {
   await db.execute(sql`insert into profiles (user_id, first_name, last_name, company, position, avatar_url, listed_in_directory, shows_work)
     select 'scale-u' || n, 'Nombre' || n, 'Apellido' || (n % 500), 'Laboratorios ' || (n % 300), 'Directora', '/a.webp', n % 10 <> 0, n % 7 <> 0
     from generate_series(1, ${MEMBERS}) n`)
-  await db.execute(sql`insert into community_posts (user_id, title, content, created_at)
-    select 'scale-u' || (1 + p % ${MEMBERS}), 'Reflexiones sobre ' || ${topic('p')} || ' ' || p,
-      'En nuestra compañía hablamos de ' || ${topic('p * 5')} || ' y del tema ' || (p % 997) || '.', now() - p * interval '1 minute'
-    from generate_series(1, ${POSTS}) p`)
-  await db.execute(sql`insert into community_comments (post_id, user_id, content, created_at)
-    select p.id, p.user_id, 'En mi experiencia, ' || ${topic('(extract(epoch from p.created_at)::bigint / 60 + c)')} || ' requiere datos.', p.created_at
-    from community_posts p cross join generate_series(1, ${COMMENTS_PER_POST}) c`)
+  // In slices, each statement within the pool's query timeout on PostgreSQL.
+  for (let from = 1; from <= POSTS; from += 10_000) {
+    const to = Math.min(POSTS, from + 9_999)
+    await db.execute(sql`insert into community_posts (id, user_id, title, content, created_at)
+      select md5('scale-post-' || p)::uuid, 'scale-u' || (1 + p % ${MEMBERS}), 'Reflexiones sobre ' || ${topic('p')} || ' ' || p,
+        'En nuestra compañía hablamos de ' || ${topic('p * 5')} || ' y del tema ' || (p % 997) || '.', now() - p * interval '1 minute'
+      from generate_series(${from}::int, ${to}::int) p`)
+    await db.execute(sql`insert into community_comments (post_id, user_id, content, created_at)
+      select md5('scale-post-' || p)::uuid, 'scale-u' || (1 + (p + c) % ${MEMBERS}), 'En mi experiencia, ' || ${topic('p + c')} || ' requiere datos.', now()
+      from generate_series(${from}::int, ${to}::int) p cross join generate_series(1, ${COMMENTS_PER_POST}) c`)
+  }
   await db.execute(sql`insert into ceo_sessions (title, summary, description, ceo_name, ceo_position, ceo_company, session_date, video_provider, publication_status)
     select 'Sesión ' || s || ' sobre ' || ${topic('s')}, 'Resumen', 'Descripción', 'CEO ' || s, 'CEO', 'Empresa ' || s, now(), 'local', 'published'
     from generate_series(1, 1000) s`)
@@ -63,13 +76,18 @@ describe(FULL ? 'at the bench seed ×10' : 'with sequential scans priced out', (
       for (const index of ['community_posts_search_idx', 'community_comments_search_idx', ...(FULL ? ['profiles_name_trgm_idx'] : [])]) {
         expect(text).toContain(`Bitmap Index Scan on ${index}`)
       }
-      expect(text).not.toMatch(FULL ? /Seq Scan on (community_posts|community_comments|profiles)\b/ : /Seq Scan on (?!ceo_session_comments)/)
+      expect(text).not.toMatch(
+        FULL ? /Seq Scan on (community_posts|community_comments|profiles)\b/ : /Seq Scan on (?!ceo_session_comments)/,
+      )
     }
   })
 
   test('a search answers with its counts and a page', async () => {
     const started = performance.now()
-    const found = await search({ id: 'scale-u1', hasAccess: true }, { query: 'farmacovigilancia', tab: 'todo', order: 'relevancia', page: 1 })
+    const found = await search(
+      { id: 'scale-u1', hasAccess: true },
+      { query: 'farmacovigilancia', tab: 'todo', order: 'relevancia', page: 1 },
+    )
     const took = performance.now() - started
     console.log(`search at ${FULL ? '×10' : 'the small seed'}: ${Math.round(took)} ms, counts ${JSON.stringify(found.counts)}`)
     expect(found.counts.posts).toBeGreaterThan(0)

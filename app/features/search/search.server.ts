@@ -131,7 +131,13 @@ export function searchStatements(viewer: Searcher, input: SearchInput & { query:
       allowed.map((kind) => sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (${parts[kind]}) as matched`),
       sql` union all `,
     ),
-    page: shown.length ? pageOf(shown.map((kind) => parts[kind]!), query, input) : null,
+    page: shown.length
+      ? pageOf(
+          shown.map((kind) => parts[kind]!),
+          query,
+          input,
+        )
+      : null,
   }
 }
 
@@ -200,7 +206,9 @@ function pageOf(selects: SQL[], query: string, input: SearchInput) {
 }
 
 function toHit(row: HitRow): SearchHit {
-  const name = row.author_id ? displayName({ displayName: row.display_name, firstName: row.first_name, lastName: row.last_name }) : DELETED_MEMBER
+  const name = row.author_id
+    ? displayName({ displayName: row.display_name, firstName: row.first_name, lastName: row.last_name })
+    : DELETED_MEMBER
   const base = { kind: row.kind, id: row.id, snippet: row.snippet, avatarUrl: null, at: new Date(row.at).toISOString() }
   switch (row.kind) {
     case 'post':
@@ -209,7 +217,10 @@ function toHit(row: HitRow): SearchHit {
     case 'session_comment': {
       const post = row.kind === 'comment' ? row.parent_id : null
       const session = row.kind === 'session_comment' ? row.parent_id : null
-      const href = linkOf({ type: row.kind, relatedPostId: post, relatedSessionId: session, relatedEventId: null, relatedCommentId: row.id }, { exactComment: true })
+      const href = linkOf(
+        { type: row.kind, relatedPostId: post, relatedSessionId: session, relatedEventId: null, relatedCommentId: row.id },
+        { exactComment: true },
+      )
       return { ...base, title: row.title!, author: name, href: href! }
     }
     case 'session':

@@ -13,6 +13,7 @@ import { searchMisses } from './schema'
 import { snippetParts, type SearchTab } from './search'
 import { cleanQuery, frequentMisses, search } from './search.server'
 import * as searchRoute from './search.route'
+import * as missesRoute from './misses.route'
 
 useTestDatabase()
 
@@ -112,7 +113,10 @@ describe('Spanish as people type it', () => {
   })
 
   test('an exact title match comes first, even when another title repeats the words more', async () => {
-    const repeated = await post('Cadena de suministro: la cadena de suministro y el suministro en cadena', 'cadena de suministro, suministro')
+    const repeated = await post(
+      'Cadena de suministro: la cadena de suministro y el suministro en cadena',
+      'cadena de suministro, suministro',
+    )
     const exact = await post('Cadena de suministro')
     const found = await ids('cadena de suministro', premium(), 'posts')
     expect(found.indexOf(exact)).toBe(0)
@@ -163,7 +167,9 @@ describe('only what this member may see, counts included', () => {
   test('a session still processing is not found, nor its comments; a published one is, and its comments', async () => {
     const processing = await session('Gobernanza cuántica en biotecnología', 'processing')
     const published = await session('Gobernanza de consejos en medtech')
-    await getDb().insert(ceoSessionComments).values({ sessionId: processing, userId: people.premium.userId!, content: 'Gobernanza pendiente' })
+    await getDb()
+      .insert(ceoSessionComments)
+      .values({ sessionId: processing, userId: people.premium.userId!, content: 'Gobernanza pendiente' })
     const [said] = await getDb()
       .insert(ceoSessionComments)
       .values({ sessionId: published, userId: people.premium.userId!, content: 'Gobernanza publicada' })
@@ -240,9 +246,15 @@ describe('results', () => {
     await find('vacunas articas', member())
     const rows = await getDb().select().from(searchMisses).where(eq(searchMisses.query, 'vacunas articas'))
     expect(rows).toEqual([{ query: 'vacunas articas', day: expect.any(String), count: 2 }])
-    const columns = await getDb().execute(sql`select column_name from information_schema.columns where table_name = 'search_misses' order by 1`)
+    const columns = await getDb().execute(
+      sql`select column_name from information_schema.columns where table_name = 'search_misses' order by 1`,
+    )
     expect(columns.rows.map((row) => (row as { column_name: string }).column_name)).toEqual(['count', 'day', 'query'])
     expect(await frequentMisses('2000-01-01')).toContainEqual({ query: 'vacunas articas', count: 2 })
+    // The console lists them for admins; to anyone else the page does not exist.
+    const at = (cookie?: string) => run(() => missesRoute.loader({ request: getRequest('/admin/busquedas', { cookie }), params: {}, context: {} } as any))
+    expect((await at(people.admin.cookie)).data.misses).toContainEqual({ query: 'vacunas articas', count: 2 })
+    expect((await at(people.premium.cookie)).status).toBe(404)
   })
 })
 
@@ -259,7 +271,11 @@ describe('hostile queries never answer 500', () => {
   ]
   test.each(hostile.map((query) => [query.slice(0, 30), query]))('%j', async (_name, query) => {
     const page = await run(() =>
-      searchRoute.loader({ request: getRequest(`/buscar?${new URLSearchParams({ q: query })}`, { cookie: people.premium.cookie }), params: {}, context: {} } as any),
+      searchRoute.loader({
+        request: getRequest(`/buscar?${new URLSearchParams({ q: query })}`, { cookie: people.premium.cookie }),
+        params: {},
+        context: {},
+      } as any),
     )
     expect(page.status).toBe(200)
     expect(page.data.query.length).toBeLessThanOrEqual(100)
@@ -286,7 +302,10 @@ describe('authorization matrix', () => {
     const visitor = await at()
     expect([visitor.status, visitor.location]).toEqual([302, '/auth?redirectTo=%2Fbuscar%3Fq%3Dperla'])
     const suspended = await createPersona('member', { firstName: 'Suspendida', lastName: 'Prueba' })
-    await getDb().update(profiles).set({ suspendedUntil: new Date(Date.now() + 86_400_000), suspensionReason: 'x' }).where(eq(profiles.userId, suspended.userId!))
+    await getDb()
+      .update(profiles)
+      .set({ suspendedUntil: new Date(Date.now() + 86_400_000), suspensionReason: 'x' })
+      .where(eq(profiles.userId, suspended.userId!))
     await post('Una perla')
     for (const cookie of [people.member.cookie, people.premium.cookie, people.moderator.cookie, people.admin.cookie, suspended.cookie]) {
       const page = await at(cookie)

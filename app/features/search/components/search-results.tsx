@@ -43,7 +43,7 @@ export function SearchResults({ query, tab, order, page, pageCount, counts, hits
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-5 px-4 py-8">
       <h1 className="text-3xl font-bold tracking-tight">Buscar</h1>
-      <Form method="get" action="/buscar" role="search" className="flex gap-2">
+      <Form method="get" action="/buscar" role="search" aria-label="Búsqueda" className="flex gap-2">
         <div className="relative min-w-0 flex-1">
           <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
           <Input
@@ -51,7 +51,7 @@ export function SearchResults({ query, tab, order, page, pageCount, counts, hits
             name="q"
             defaultValue={query}
             key={query}
-            aria-label="Buscar en la comunidad"
+            aria-label="Texto a buscar"
             placeholder="Posts, comentarios, sesiones, eventos o miembros"
             className="pl-9"
             maxLength={100}
