@@ -98,6 +98,8 @@ const TARGETS = [
   { name: 'baseline /legal', path: '/legal', expect: (body) => body.includes('Aviso Legal') },
   { name: '/comunidad', path: '/comunidad', expect: (body) => postsShown(body) === 20 },
   { name: '/comunidad.data', path: FEED_DATA, expect: (body) => body.includes('nextCursor') && body.includes('Reflexiones sobre') },
+  // One topic of the seed: about a tenth of the posts and comments match, counted and ranked.
+  { name: '/buscar?q=…', path: '/buscar?q=evaluacion%20tecnologias', expect: (body) => body.includes('aria-label="Resultados"') },
 ]
 const VIDEO_ROUTE = 'features/ceo-sessions/video.route'
 /** Cards of the sessions library page (library.server.ts LIBRARY_PAGE_SIZE), and 'Continuar viendo'. */

@@ -34,7 +34,10 @@ export default function MissesPage({ loaderData }: Route.ComponentProps) {
             key={days}
             to={`?dias=${days}`}
             aria-current={days === loaderData.days ? 'page' : undefined}
-            className={cn('rounded-md border px-2.5 py-1 hover:bg-accent', days === loaderData.days && 'border-primary bg-accent font-medium')}
+            className={cn(
+              'rounded-md border px-2.5 py-1 hover:bg-accent',
+              days === loaderData.days && 'border-primary bg-accent font-medium',
+            )}
           >
             {PERIODS[days]}
           </Link>

@@ -252,7 +252,8 @@ describe('results', () => {
     expect(columns.rows.map((row) => (row as { column_name: string }).column_name)).toEqual(['count', 'day', 'query'])
     expect(await frequentMisses('2000-01-01')).toContainEqual({ query: 'vacunas articas', count: 2 })
     // The console lists them for admins; to anyone else the page does not exist.
-    const at = (cookie?: string) => run(() => missesRoute.loader({ request: getRequest('/admin/busquedas', { cookie }), params: {}, context: {} } as any))
+    const at = (cookie?: string) =>
+      run(() => missesRoute.loader({ request: getRequest('/admin/busquedas', { cookie }), params: {}, context: {} } as any))
     expect((await at(people.admin.cookie)).data.misses).toContainEqual({ query: 'vacunas articas', count: 2 })
     expect((await at(people.premium.cookie)).status).toBe(404)
   })
