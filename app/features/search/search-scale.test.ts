@@ -35,8 +35,8 @@ beforeAll(async () => {
     select 'scale-u' || n, 'Nombre' || n, 'Apellido' || (n % 500), 'Laboratorios ' || (n % 300), 'Directora', '/a.webp', n % 10 <> 0, n % 7 <> 0
     from generate_series(1, ${MEMBERS}) n`)
   // In slices, each statement within the pool's query timeout on PostgreSQL.
-  for (let from = 1; from <= POSTS; from += 10_000) {
-    const to = Math.min(POSTS, from + 9_999)
+  for (let from = 1; from <= POSTS; from += 2_000) {
+    const to = Math.min(POSTS, from + 1_999)
     await db.execute(sql`insert into community_posts (id, user_id, title, content, created_at)
       select md5('scale-post-' || p)::uuid, 'scale-u' || (1 + p % ${MEMBERS}), 'Reflexiones sobre ' || ${topic('p')} || ' ' || p,
         'En nuestra compañía hablamos de ' || ${topic('p * 5')} || ' y del tema ' || (p % 997) || '.', now() - p * interval '1 minute'
