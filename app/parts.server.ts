@@ -9,6 +9,7 @@ import { feedParts } from '~/features/feed/parts.server'
 import { membersParts } from '~/features/members/parts.server'
 import { moderationParts } from '~/features/moderation/parts.server'
 import { notificationsParts } from '~/features/notifications/parts.server'
+import { searchParts } from '~/features/search/parts.server'
 import { auditParts } from '~/platform/audit/parts.server'
 import { jobsParts } from '~/platform/jobs/parts.server'
 import { mailParts } from '~/platform/mail/parts.server'
@@ -32,6 +33,7 @@ registerParts([
   admissionParts,
   communityParts,
   moderationParts,
+  searchParts,
   auditParts,
   jobsParts,
   mailParts,

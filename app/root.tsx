@@ -10,6 +10,8 @@ import { TopBar, type TopBarUser } from '~/features/site/components/top-bar'
 import type { withBell } from '~/features/notifications/components/notification-bell'
 import { lazyPart } from '~/ui/lazy-part'
 import { displayName } from '~/features/account/display-name'
+import { isProfileComplete } from '~/features/account/profile-completeness'
+import { SearchBox } from '~/features/search/components/search-box'
 import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/features/account/guards.server'
 import { getToast } from '~/platform/http/toast.server'
@@ -49,6 +51,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         isPremium: Boolean(user.profile?.isPremium),
         isAdmin: user.isAdmin,
         isModerator: can(user, 'moderate-content'),
+        // The community's guard (requireCompleteProfile): who may read it may search it.
+        canSearch: isProfileComplete(user.profile),
       }
     : null
   const unreadNotifications = user?.profile?.unreadNotifications ?? 0
@@ -92,7 +96,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Saltar al contenido
         </a>
-        <TopBar user={rootData?.user ?? null} bell={rootData?.user ? <Bell initialUnread={rootData.unreadNotifications} /> : null} />
+        <TopBar
+          user={rootData?.user ?? null}
+          search={rootData?.user?.canSearch ? <SearchBox /> : null}
+          bell={rootData?.user ? <Bell initialUnread={rootData.unreadNotifications} /> : null}
+        />
         {/* Focusable from script only: the skip link lands here, and so does focus whose control left the page. */}
         <main id="contenido" tabIndex={-1} className="flex-1 pt-16 outline-none">
           {children}

@@ -37,6 +37,7 @@ export default [
   route('comunidad/calendario/pagina', 'features/events/page.route.ts'),
   route('comunidad/calendario/:eventId/ics', 'features/events/ics.route.ts', { id: 'event-ics' }),
   route('calendario/privado/:file', 'features/events/ics.route.ts', { id: 'calendar-feed' }),
+  route('buscar', 'features/search/search.route.tsx'),
   route('usuario/:userId', 'features/members/member.route.tsx'),
   route('moderacion/informar', 'features/moderation/report.route.tsx'),
 
@@ -46,6 +47,7 @@ export default [
     route('admisiones', 'features/admission/queue.route.tsx'),
     route('admisiones/:applicationId', 'features/admission/application.route.tsx'),
     route('moderacion', 'features/moderation/queue.route.tsx'),
+    route('busquedas', 'features/search/misses.route.tsx'),
     route('trabajos', 'features/admin/jobs.route.tsx'),
     route('registro', 'features/admin/audit.route.tsx'),
     route('ajustes', 'features/admin/settings.route.tsx'),

@@ -506,7 +506,9 @@ async function main() {
     }
   } else {
     const { PGlite } = await import('@electric-sql/pglite')
-    const pglite = await PGlite.create(path.join(process.env.DATA_DIR.replace(/\/+$/, ''), 'db'))
+    const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent')
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
+    const pglite = await PGlite.create(path.join(process.env.DATA_DIR.replace(/\/+$/, ''), 'db'), { extensions: { unaccent, pg_trgm } })
     try {
       await pglite.exec(script)
       result = await facts(async (text) => (await pglite.query(text)).rows)

@@ -99,6 +99,8 @@ const TARGETS = [
   { name: 'baseline /legal', path: '/legal', expect: (body) => body.includes('Aviso Legal') },
   { name: '/comunidad', path: '/comunidad', expect: (body) => postsShown(body) === 10 },
   { name: '/comunidad.data', path: FEED_DATA, expect: (body) => body.includes('"next"') && body.includes('Reflexiones sobre') },
+  // One topic of the seed: about a tenth of the posts and comments match, counted and ranked.
+  { name: '/buscar?q=…', path: '/buscar?q=evaluacion%20tecnologias', expect: (body) => body.includes('aria-label="Resultados"') },
 ]
 /** The feed's next page as 'Cargar más' fetches it (app/features/feed/page.route.ts). */
 const nextPosts = (cursor) => `/comunidad/publicaciones.data?${new URLSearchParams({ cursor, _routes: 'features/feed/page.route' })}`

@@ -2,6 +2,8 @@ import { rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -16,7 +18,7 @@ import pg from 'pg'
 export default async function setup() {
   const serverUrl = process.env.DATABASE_URL
   if (!serverUrl) {
-    const pglite = await PGlite.create()
+    const pglite = await PGlite.create({ extensions: { unaccent, pg_trgm } })
     await migratePglite(drizzlePglite(pglite), { migrationsFolder: 'drizzle' })
     const file = path.join(tmpdir(), `circulo-test-template-${process.pid}.tar`)
     await writeFile(file, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()))

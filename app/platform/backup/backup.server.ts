@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { createGzip } from 'node:zlib'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import { closeDatabase, dumpPglite, getDatabase, lockOwner, openDatabase, takeLock } from '~/platform/db/client.server'
+import { closeDatabase, dumpPglite, pgliteExtensions, getDatabase, lockOwner, openDatabase, takeLock } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
 import { logger } from '~/platform/logger.server'
 
@@ -172,7 +172,7 @@ async function dumpEmbedded(dataDir: string, file: string) {
   const release = takeLock(`${dbDir}.lock`)
   try {
     // Not openDatabase(): a backup leaves the database as it found it, migrations included.
-    const pglite = await PGlite.create(dbDir)
+    const pglite = await PGlite.create(dbDir, { extensions: pgliteExtensions })
     try {
       await writeDump(await dumpPglite(pglite), file)
     } finally {

@@ -15,7 +15,7 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSession } from '~/features/ceo-sessions/sessions.server'
 import { createEvent, getEvent, toggleRegistration } from '~/features/events/events.server'
-import { closeDatabase, getDb, openDatabase } from '~/platform/db/client.server'
+import { closeDatabase, getDb, openDatabase, pgliteExtensions } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
 import { getStorage } from '~/platform/storage/storage.server'
 import { communityPosts } from '~/features/feed/schema'
@@ -265,7 +265,7 @@ describe(`backup and restore (${engine})`, () => {
       await pool.query(`insert into audit_log (action) values ('before the upgrade')`)
       await pool.end()
     } else {
-      const pglite = await PGlite.create(path.join(old.dataDir, 'db'))
+      const pglite = await PGlite.create(path.join(old.dataDir, 'db'), { extensions: pgliteExtensions })
       await migratePglite(drizzlePglite(pglite), { migrationsFolder: migrations })
       await pglite.query(`insert into audit_log (action) values ('before the upgrade')`)
       await pglite.close()

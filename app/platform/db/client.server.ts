@@ -2,6 +2,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { sql } from 'drizzle-orm'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres'
@@ -22,6 +24,9 @@ export type DbExecutor = AppDb | Parameters<Parameters<AppDb['transaction']>[0]>
 
 // The server, the CLI and the tests all run from the project's root (npm start changes into it).
 const MIGRATIONS_FOLDER = path.resolve('drizzle')
+
+/** What the migrations create extensions from (search, decisions/0031): every PGlite opened needs them. */
+export const pgliteExtensions = { unaccent, pg_trgm }
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; maxConnections?: number; /** 0: none (long command-line tasks). */ queryTimeoutMillis?: number }
@@ -193,7 +198,7 @@ async function openPglite(dataDir: string | undefined, template?: Blob): Promise
     releaseLock = takeLock(`${dataDir}.lock`)
   }
   try {
-    const pglite = await PGlite.create(dataDir, template ? { loadDataDir: template } : {})
+    const pglite = await PGlite.create(dataDir, { extensions: pgliteExtensions, ...(template ? { loadDataDir: template } : {}) })
     const db = drizzlePglite(pglite, { schema, logger: faultSwitch }) as unknown as AppDb
     await migratePglite(drizzlePglite(pglite), { migrationsFolder: MIGRATIONS_FOLDER })
     return {

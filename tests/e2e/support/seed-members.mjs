@@ -14,6 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { hashPassword } from 'better-auth/crypto'
 import sharp from 'sharp'
 
@@ -105,7 +107,7 @@ if (process.env.DATABASE_URL) {
     await client.end()
   }
 } else {
-  const pglite = await PGlite.create(`${dataDir}/db`)
+  const pglite = await PGlite.create(`${dataDir}/db`, { extensions: { unaccent, pg_trgm } })
   try {
     await pglite.exec(`BEGIN;${rows.join('')}COMMIT;`)
   } finally {

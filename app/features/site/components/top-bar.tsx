@@ -15,6 +15,8 @@ export interface TopBarUser {
   isAdmin: boolean
   /** A moderator who is not an admin: their console is the moderation queue. */
   isModerator?: boolean
+  /** May read the community, so may search it (the top bar's search box). */
+  canSearch?: boolean
 }
 
 const SECTION_LINKS = [
@@ -61,7 +63,7 @@ function useSectionNavigation() {
   }
 }
 
-export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNode }) {
+export function TopBar({ user, bell, search }: { user: TopBarUser | null; bell?: ReactNode; search?: ReactNode }) {
   const [openMenu, setOpenMenu] = useState<'nav' | 'user' | null>(null)
   const barRef = useRef<HTMLElement>(null)
   const navToggle = useRef<HTMLButtonElement>(null)
@@ -131,6 +133,7 @@ export function TopBar({ user, bell }: { user: TopBarUser | null; bell?: ReactNo
         <div className="flex items-center gap-2">
           {user ? (
             <>
+              {search}
               {bell}
               <div className="hidden md:block">
                 <DropdownMenu

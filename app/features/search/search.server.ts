@@ -1,0 +1,249 @@
+import { type SQL, sql } from 'drizzle-orm'
+import { DELETED_MEMBER, displayName } from '~/features/account/display-name'
+import { linkOf, postLinkOf } from '~/features/notifications/grouping'
+import type { Viewer } from '~/platform/auth/capabilities'
+import { getDb } from '~/platform/db/client.server'
+import { searchMisses } from './schema'
+import { MARK_START, MARK_STOP, type SearchKind, type SearchOrder, SEARCH_TABS, type SearchTab } from './search'
+
+/*
+ * The one module that queries for /buscar (decisions/0031). Every rule of what a member may see is
+ * in the SQL, before ranking and counting, so a count reveals nothing either; a search is two
+ * statements (the counts per type, the page of the open tab with its snippets) and a third only
+ * when nothing was found (the operator's count of searches with no result).
+ */
+
+type Kind = SearchKind
+const TAB_KINDS: Record<Exclude<SearchTab, 'todo'>, Kind[]> = {
+  posts: ['post'],
+  comentarios: ['comment', 'session_comment'],
+  sesiones: ['session'],
+  eventos: ['event'],
+  miembros: ['member'],
+}
+/** What a member without premium reads in the community today: the feed, its posts and their comments. */
+const OPEN_KINDS: Kind[] = ['post', 'comment']
+
+export const SEARCH_PAGE_SIZE = 10
+/** Longer is no search anyone types: cut before it reaches the database. */
+export const QUERY_MAX = 100
+
+/** Control characters (NUL is refused by PostgreSQL) become spaces; spaces collapse; the text is cut. */
+export function cleanQuery(raw: string) {
+  return raw
+    .slice(0, QUERY_MAX * 4)
+    .replace(/[\p{Cc}\p{Cf}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, QUERY_MAX)
+    .trim()
+}
+
+/** Spanish 'o' (and 'u') between two words is websearch_to_tsquery's 'or'. */
+const either = (query: string) => query.replace(/(?<=\S\s+)[ou](?=\s+\S)/gi, 'or')
+
+/** Words only (no quotes, minus signs or 'or'), for the trigram match on names and companies. */
+const wordsOf = (query: string) => query.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
+
+interface Parts {
+  query: string
+  words: string
+  viewerId: string
+}
+
+/** What each kind's select gives, in this order. */
+const COLUMNS = 'kind, id, title, body, author_id, speaker, at, rank, exact, parent_id'
+
+/**
+ * Each kind: the rows this viewer may see that match, with the same columns, so the kinds stack in
+ * one UNION ALL. `exact` puts a title equal to the query first; ts_rank's default weights
+ * {D 0.1, C 0.2, B 0.4, A 1.0} put the title over the body, and its sum over a word's positions
+ * converges (each later one counts less), so repeating a word gains little.
+ */
+function branches({ query, words, viewerId }: Parts): Record<Kind, SQL | null> {
+  const tsquery = sql`websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)}))`
+  const exact = (title: SQL) => sql`f_unaccent(${title}) = f_unaccent(${query})`
+  const rank = (vector: SQL) => sql`ts_rank(${vector}, ${tsquery})`
+  // Hidden by moderation: its author's alone (issue 28).
+  const seen = (table: string) => sql`(${sql.raw(table)}.hidden_at is null or ${sql.raw(table)}.user_id = ${viewerId})`
+  const names = sql`f_unaccent(coalesce(m.display_name, '') || ' ' || coalesce(m.first_name, '') || ' ' || coalesce(m.last_name, ''))`
+  const work = sql`f_unaccent(coalesce(m.company, '') || ' ' || coalesce(m.position, ''))`
+  const folded = sql`f_unaccent(${words})`
+  return {
+    post: sql`select 'post', p.id::text, p.title, coalesce(p.content, ''), p.user_id, null, p.created_at, ${rank(sql`p.search_vector`)}, ${exact(sql`p.title`)}, null
+      from community_posts p where p.search_vector @@ ${tsquery} and ${seen('p')}`,
+    // A comment is seen where its post is: hidden posts are few (their own partial index), so they are
+    // looked up, not every post joined; the post's title is read for the page's rows only.
+    comment: sql`select 'comment', c.id::text, null, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, c.post_id::text
+      from community_comments c
+      where c.search_vector @@ ${tsquery} and ${seen('c')} and not exists (select from community_posts p
+        where p.id = c.post_id and p.hidden_at is not null and p.user_id is distinct from ${viewerId})`,
+    session_comment: sql`select 'session_comment', c.id::text, s.title, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, s.id::text
+      from ceo_session_comments c join ceo_sessions s on s.id = c.session_id
+      where c.search_vector @@ ${tsquery} and ${seen('c')} and s.publication_status = 'published'`,
+    // Spec 001 §4: a session is shown once published, never while its video is processing.
+    session: sql`select 'session', s.id::text, s.title, s.summary || ' ' || s.description, null, s.ceo_name || ' · ' || s.ceo_company,
+        s.session_date, ${rank(sql`s.search_vector`)}, ${exact(sql`s.title`)}, null
+      from ceo_sessions s where s.search_vector @@ ${tsquery} and s.publication_status = 'published'`,
+    event: sql`select 'event', e.id::text, e.title, e.description, null, e.location, e.event_date, ${rank(sql`e.search_vector`)}, ${exact(sql`e.title`)}, null
+      from events e where e.search_vector @@ ${tsquery}`,
+    // As the directory: complete and listed; company and position only of those who show them (issue 28).
+    member: words
+      ? sql`select 'member', m.user_id, null, case when m.shows_work then concat_ws(' · ', m.position, m.company) else '' end, m.user_id, null,
+          m.created_at, greatest(word_similarity(${folded}, ${names}), case when m.shows_work then word_similarity(${folded}, ${work}) else 0 end),
+          ${names} = ${folded}, null
+        from profiles m
+        where m.is_complete and m.listed_in_directory and (${folded} <% ${names} or (m.shows_work and ${folded} <% ${work}))`
+      : null,
+  }
+}
+
+export interface SearchInput {
+  query: string
+  tab: SearchTab
+  order: SearchOrder
+  page: number
+}
+
+export interface SearchHit {
+  kind: Kind
+  id: string
+  /** The post's title for a comment, the session's for its comment; a member's name. */
+  title: string
+  /** The text around the words found, with its marks (see `snippetParts`). */
+  snippet: string
+  author: string | null
+  avatarUrl: string | null
+  at: string
+  href: string
+}
+
+type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
+
+/** The two statements of a search (its EXPLAIN is checked at scale): the counts per kind, and the open tab's page. */
+export function searchStatements(viewer: Searcher, input: SearchInput & { query: string }) {
+  const { query, tab } = input
+  const parts = branches({ query, words: wordsOf(query), viewerId: viewer.id })
+  const allowed = (Object.keys(parts) as Kind[]).filter((kind) => parts[kind] && (viewer.hasAccess || OPEN_KINDS.includes(kind)))
+  const shown = tab === 'todo' ? allowed : allowed.filter((kind) => TAB_KINDS[tab].includes(kind))
+  return {
+    counts: sql.join(
+      allowed.map((kind) => sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (${parts[kind]}) as matched`),
+      sql` union all `,
+    ),
+    page: shown.length
+      ? pageOf(
+          shown.map((kind) => parts[kind]!),
+          query,
+          input,
+        )
+      : null,
+  }
+}
+
+/** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
+export async function search(viewer: Searcher, input: SearchInput) {
+  const counts = Object.fromEntries(Object.keys(SEARCH_TABS).map((tab) => [tab, 0])) as Record<SearchTab, number>
+  const query = cleanQuery(input.query)
+  if (!query) return { query, counts, hits: [] as SearchHit[], pageCount: 1 }
+  const statements = searchStatements(viewer, { ...input, query })
+  const db = getDb()
+  const [countRows, hitRows] = await Promise.all([db.execute(statements.counts), statements.page ? db.execute(statements.page) : null])
+  for (const row of countRows.rows as Array<{ kind: Kind; n: number }>) {
+    const tab = (Object.keys(TAB_KINDS) as Array<keyof typeof TAB_KINDS>).find((name) => TAB_KINDS[name].includes(row.kind))!
+    counts[tab] += row.n
+    counts.todo += row.n
+  }
+  // What members look for and do not find, for the operator: the words, never who searched.
+  if (counts.todo === 0) {
+    await db
+      .insert(searchMisses)
+      .values({ day: sql`current_date`, query: foldForCount(query) })
+      .onConflictDoUpdate({ target: [searchMisses.day, searchMisses.query], set: { count: sql`${searchMisses.count} + 1` } })
+  }
+  const shownCount = input.tab === 'todo' ? counts.todo : counts[input.tab]
+  return {
+    query,
+    counts,
+    hits: ((hitRows?.rows ?? []) as unknown as HitRow[]).map(toHit),
+    pageCount: Math.max(1, Math.ceil(shownCount / SEARCH_PAGE_SIZE)),
+  }
+}
+
+interface HitRow {
+  kind: Kind
+  id: string
+  title: string | null
+  snippet: string
+  author_id: string | null
+  speaker: string | null
+  at: Date | string
+  parent_id: string | null
+  display_name: string | null
+  first_name: string | null
+  last_name: string | null
+  avatar_url: string | null
+}
+
+/**
+ * One page of the rows, best or newest first; the snippets (ts_headline, the costly part) and the
+ * authors only for those rows. Stored HTML is cut to its text before the snippet is taken. The
+ * snippet reads the stored text as written, so it marks the query's words as stemmed from the
+ * query's own text too ('licitacion' marks 'licitación', see f_search_text in migration 0032).
+ */
+function pageOf(selects: SQL[], query: string, input: SearchInput) {
+  const order = input.order === 'recientes' ? sql`at desc, id desc` : sql`exact desc, rank desc, at desc, id desc`
+  const options = `StartSel=${MARK_START}, StopSel=${MARK_STOP}, MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`
+  return sql`select hits.kind, hits.id, coalesce(hits.title, (select p.title from community_posts p where p.id = hits.parent_id::uuid)) as title, hits.author_id, hits.speaker, hits.at, hits.parent_id,
+      case when hits.kind = 'member' then hits.body
+        else ts_headline('es_unaccent'::regconfig, regexp_replace(hits.body, '<[^>]*>', ' ', 'g'),
+          (websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)})) || websearch_to_tsquery('es_unaccent'::regconfig, ${either(query)})), ${options}) end as snippet,
+      a.display_name, a.first_name, a.last_name, a.avatar_url
+    from (select * from (${sql.join(selects, sql` union all `)}) as matched (${sql.raw(COLUMNS)})
+      order by ${order} limit ${SEARCH_PAGE_SIZE} offset ${(input.page - 1) * SEARCH_PAGE_SIZE}) as hits
+    left join profiles a on a.user_id = hits.author_id
+    order by ${order}`
+}
+
+function toHit(row: HitRow): SearchHit {
+  const name = row.author_id
+    ? displayName({ displayName: row.display_name, firstName: row.first_name, lastName: row.last_name })
+    : DELETED_MEMBER
+  const base = { kind: row.kind, id: row.id, snippet: row.snippet, avatarUrl: null, at: new Date(row.at).toISOString() }
+  switch (row.kind) {
+    case 'post':
+      return { ...base, title: row.title!, author: name, href: postLinkOf(row.id) }
+    case 'comment':
+    case 'session_comment': {
+      const post = row.kind === 'comment' ? row.parent_id : null
+      const session = row.kind === 'session_comment' ? row.parent_id : null
+      const href = linkOf(
+        { type: row.kind, relatedPostId: post, relatedSessionId: session, relatedEventId: null, relatedCommentId: row.id },
+        { exactComment: true },
+      )
+      return { ...base, title: row.title!, author: name, href: href! }
+    }
+    case 'session':
+      return { ...base, title: row.title!, author: row.speaker, href: `/video/${row.id}` }
+    case 'event':
+      return { ...base, title: row.title!, author: row.speaker, href: `/comunidad/calendario/${row.id}` }
+    case 'member':
+      return { ...base, title: name, author: null, avatarUrl: row.avatar_url, href: `/usuario/${row.id}` }
+  }
+}
+
+/** The text counted for the operator: lower-cased, without accents, one space between words. */
+export function foldForCount(query: string) {
+  return query.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim()
+}
+
+/** The console's list: the searches with no result most often made since `since` (a day). */
+export async function frequentMisses(since: string, limit = 50) {
+  return getDb()
+    .select({ query: searchMisses.query, count: sql<number>`sum(${searchMisses.count})::int` })
+    .from(searchMisses)
+    .where(sql`${searchMisses.day} >= ${since}`)
+    .groupBy(searchMisses.query)
+    .orderBy(sql`2 desc`, searchMisses.query)
+    .limit(limit)
+}

@@ -1,0 +1,42 @@
+/** What the search page and its server module share: the tabs, the orders and the snippet's marks. */
+
+/** The tabs, in the order shown. */
+export const SEARCH_TABS = {
+  todo: 'Todo',
+  posts: 'Posts',
+  comentarios: 'Comentarios',
+  sesiones: 'Sesiones',
+  eventos: 'Eventos',
+  miembros: 'Miembros',
+} as const
+export type SearchTab = keyof typeof SEARCH_TABS
+
+export const SEARCH_ORDERS = { relevancia: 'Relevancia', recientes: 'Más recientes' } as const
+export type SearchOrder = keyof typeof SEARCH_ORDERS
+
+export type SearchKind = 'post' | 'comment' | 'session_comment' | 'session' | 'event' | 'member'
+
+/** Each result's type, as a screen reader hears it before the title. */
+export const KIND_LABELS: Record<SearchKind, string> = {
+  post: 'Post',
+  comment: 'Comentario',
+  session_comment: 'Comentario de sesión',
+  session: 'Sesión',
+  event: 'Evento',
+  member: 'Miembro',
+}
+
+// The snippet's marks: control characters, which the server keeps out of what members type.
+export const MARK_START = '\u0002'
+export const MARK_STOP = '\u0003'
+
+/** A snippet as text and marked words, for React to render escaped: never stored HTML. */
+export function snippetParts(snippet: string): Array<{ text: string; marked: boolean }> {
+  const parts: Array<{ text: string; marked: boolean }> = []
+  for (const [index, piece] of snippet.split(MARK_START).entries()) {
+    const [marked, ...rest] = index === 0 ? ['', piece] : piece.split(MARK_STOP)
+    if (marked) parts.push({ text: marked, marked: true })
+    if (rest.join('')) parts.push({ text: rest.join(''), marked: false })
+  }
+  return parts
+}
