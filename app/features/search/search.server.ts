@@ -8,10 +8,11 @@ import { searchMisses } from './schema'
 import { MARK_START, MARK_STOP, type SearchKind, type SearchOrder, SEARCH_TABS, type SearchTab } from './search'
 
 /*
- * The one module that queries for /buscar (decisions/0031). Every rule of what a member may see is
- * in the SQL, before ranking and counting, so a count reveals nothing either; a search is two
- * statements (the counts per type, the page of the open tab with its snippets) and a third only
- * when nothing was found (the operator's count of searches with no result).
+ * The one module that queries for /buscar (decisions/0031), from the branches each feature declares
+ * searchable (its `search` part). Every rule of what a member may see is in the SQL, before ranking
+ * and counting, so a count reveals nothing either; a search is two statements (the counts per type,
+ * the page of the open tab with its snippets) and a third only when nothing was found (the
+ * operator's count of searches with no result).
  */
 
 type Kind = SearchKind
