@@ -4,8 +4,10 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { getEnv, setEnv } from '~/platform/env.server'
+import { KIND_LABELS } from '~/features/search/search'
 import { declaredJobs, runSchedules } from '~/platform/jobs/jobs.server'
 import { jobs } from '~/platform/jobs/schema'
+import { searchableKinds } from '~/platform/parts.server'
 import { useTestDatabase } from '../tests/setup/database'
 
 // What each feature declares in its parts.server.ts, collected once by app/parts.server.ts
@@ -63,4 +65,9 @@ describe('jobs', () => {
       'platform.housekeeping',
     ])
   })
+})
+
+test('every kind of result the search page knows is declared searchable by exactly one feature, and no other kind', () => {
+  const declared = searchableKinds().map((searchable) => searchable.kind)
+  expect(declared.toSorted()).toEqual(Object.keys(KIND_LABELS).toSorted())
 })

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm'
 import { type JobDefinition, registerJobs } from './jobs/jobs.server'
 import { type MemberDataPart, registerMemberData } from './privacy/member-data'
 import { registerSettings, type SettingsCard } from './settings/settings.server'
@@ -19,6 +20,8 @@ export interface Parts {
   settings?: SettingsCard
   /** Its pages in the console's section nav, between the console's own. */
   console?: ConsoleEntry[]
+  /** What of it /buscar finds, in the order the kinds stack (decisions/0031). */
+  search?: Searchable[]
 }
 
 export interface ConsoleEntry {
@@ -28,10 +31,46 @@ export interface ConsoleEntry {
   moderators?: boolean
 }
 
+/** One kind of result /buscar finds: `kind` is one of the search page's (`features/search/search.ts`). */
+export interface Searchable {
+  kind: string
+  /** A member without premium may find it: what they read in the community today. */
+  open?: boolean
+  /**
+   * The rows this viewer may see that match, with the search's columns in its order (kind, id,
+   * title, body, author_id, speaker, at, rank, exact, parent_id) so the kinds stack in one UNION ALL;
+   * null when the query gives it nothing to match.
+   */
+  branch: (terms: SearchTerms) => SQL | null
+}
+
+/** What every branch is built from, built once per search by the search module. */
+export interface SearchTerms {
+  /** The query as `websearch_to_tsquery` reads it. */
+  tsquery: SQL
+  /** A row's rank against the tsquery, from its weighted vector. */
+  rank: (vector: SQL) => SQL
+  /** A title equal to the query, accents and case aside: such a row goes first. */
+  exact: (title: SQL) => SQL
+  /** Not hidden by moderation, or the viewer's own (issue 28): `table` is the row's alias. */
+  seen: (table: string) => SQL
+  viewerId: string
+  /** The query's words only (no quotes, minus signs or 'or'), for trigram matches; '' when none. */
+  words: string
+  /** Those words without accents, as the trigram columns are folded. */
+  folded: SQL
+}
+
 let entries: readonly ConsoleEntry[] = []
+let searchables: readonly Searchable[] = []
 
 export function consoleEntries() {
   return entries
+}
+
+export function searchableKinds() {
+  if (searchables.length === 0) throw new Error('Nothing searchable declared: app/parts.server.ts was not imported')
+  return searchables
 }
 
 /** Called once, by `app/parts.server.ts`: each kind of part to where it is read, in the order given. */
@@ -43,4 +82,5 @@ export function registerParts(parts: readonly Parts[]) {
   )
   registerSettings(parts.flatMap((part) => (part.settings ? [part.settings] : [])))
   entries = parts.flatMap((part) => part.console ?? [])
+  searchables = parts.flatMap((part) => part.search ?? [])
 }

@@ -1,4 +1,5 @@
 import type { Parts } from '~/platform/parts.server'
 import { feedData } from './member-data.server'
+import { feedSearch } from './search.server'
 
-export const feedParts: Parts = { memberData: feedData }
+export const feedParts: Parts = { memberData: feedData, search: feedSearch }

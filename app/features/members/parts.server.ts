@@ -1,4 +1,5 @@
 import type { Parts } from '~/platform/parts.server'
 import { membersData } from './member-data.server'
+import { membersSearch } from './search.server'
 
-export const membersParts: Parts = { memberData: membersData }
+export const membersParts: Parts = { memberData: membersData, search: membersSearch }

@@ -3,14 +3,16 @@ import { DELETED_MEMBER, displayName } from '~/features/account/display-name'
 import { linkOf, postLinkOf } from '~/features/notifications/grouping'
 import type { Viewer } from '~/platform/auth/capabilities'
 import { getDb } from '~/platform/db/client.server'
+import { type SearchTerms, searchableKinds } from '~/platform/parts.server'
 import { searchMisses } from './schema'
 import { MARK_START, MARK_STOP, type SearchKind, type SearchOrder, SEARCH_TABS, type SearchTab } from './search'
 
 /*
- * The one module that queries for /buscar (decisions/0031). Every rule of what a member may see is
- * in the SQL, before ranking and counting, so a count reveals nothing either; a search is two
- * statements (the counts per type, the page of the open tab with its snippets) and a third only
- * when nothing was found (the operator's count of searches with no result).
+ * The one module that queries for /buscar (decisions/0031), from the branches each feature declares
+ * searchable (its `search` part). Every rule of what a member may see is in the SQL, before ranking
+ * and counting, so a count reveals nothing either; a search is two statements (the counts per type,
+ * the page of the open tab with its snippets) and a third only when nothing was found (the
+ * operator's count of searches with no result).
  */
 
 type Kind = SearchKind
@@ -21,9 +23,6 @@ const TAB_KINDS: Record<Exclude<SearchTab, 'todo'>, Kind[]> = {
   eventos: ['event'],
   miembros: ['member'],
 }
-/** What a member without premium reads in the community today: the feed, its posts and their comments. */
-const OPEN_KINDS: Kind[] = ['post', 'comment']
-
 export const SEARCH_PAGE_SIZE = 10
 /** Longer is no search anyone types: cut before it reaches the database. */
 export const QUERY_MAX = 100
@@ -45,57 +44,32 @@ const either = (query: string) => query.replace(/(?<=\S\s+)[ou](?=\s+\S)/gi, 'or
 /** Words only (no quotes, minus signs or 'or'), for the trigram match on names and companies. */
 const wordsOf = (query: string) => query.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
 
-interface Parts {
-  query: string
-  words: string
-  viewerId: string
-}
-
 /** What each kind's select gives, in this order. */
 const COLUMNS = 'kind, id, title, body, author_id, speaker, at, rank, exact, parent_id'
 
 /**
- * Each kind: the rows this viewer may see that match, with the same columns, so the kinds stack in
- * one UNION ALL. `exact` puts a title equal to the query first; ts_rank's default weights
- * {D 0.1, C 0.2, B 0.4, A 1.0} put the title over the body, and its sum over a word's positions
- * converges (each later one counts less), so repeating a word gains little.
+ * Each kind the features declare (their `search` part): the rows this viewer may see that match,
+ * with the same columns, so the kinds stack in one UNION ALL, in the order of the parts. `exact`
+ * puts a title equal to the query first; ts_rank's default weights {D 0.1, C 0.2, B 0.4, A 1.0} put
+ * the title over the body, and its sum over a word's positions converges (each later one counts
+ * less), so repeating a word gains little.
  */
-function branches({ query, words, viewerId }: Parts): Record<Kind, SQL | null> {
+function branches(query: string, viewerId: string) {
   const tsquery = sql`websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)}))`
-  const exact = (title: SQL) => sql`f_unaccent(${title}) = f_unaccent(${query})`
-  const rank = (vector: SQL) => sql`ts_rank(${vector}, ${tsquery})`
-  // Hidden by moderation: its author's alone (issue 28).
-  const seen = (table: string) => sql`(${sql.raw(table)}.hidden_at is null or ${sql.raw(table)}.user_id = ${viewerId})`
-  const names = sql`f_unaccent(coalesce(m.display_name, '') || ' ' || coalesce(m.first_name, '') || ' ' || coalesce(m.last_name, ''))`
-  const work = sql`f_unaccent(coalesce(m.company, '') || ' ' || coalesce(m.position, ''))`
-  const folded = sql`f_unaccent(${words})`
-  return {
-    post: sql`select 'post', p.id::text, p.title, coalesce(p.content, ''), p.user_id, null, p.created_at, ${rank(sql`p.search_vector`)}, ${exact(sql`p.title`)}, null
-      from community_posts p where p.search_vector @@ ${tsquery} and ${seen('p')}`,
-    // A comment is seen where its post is: hidden posts are few (their own partial index), so they are
-    // looked up, not every post joined; the post's title is read for the page's rows only.
-    comment: sql`select 'comment', c.id::text, null, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, c.post_id::text
-      from community_comments c
-      where c.search_vector @@ ${tsquery} and ${seen('c')} and not exists (select from community_posts p
-        where p.id = c.post_id and p.hidden_at is not null and p.user_id is distinct from ${viewerId})`,
-    session_comment: sql`select 'session_comment', c.id::text, s.title, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, s.id::text
-      from ceo_session_comments c join ceo_sessions s on s.id = c.session_id
-      where c.search_vector @@ ${tsquery} and ${seen('c')} and s.publication_status = 'published'`,
-    // Spec 001 §4: a session is shown once published, never while its video is processing.
-    session: sql`select 'session', s.id::text, s.title, s.summary || ' ' || s.description, null, s.ceo_name || ' · ' || s.ceo_company,
-        s.session_date, ${rank(sql`s.search_vector`)}, ${exact(sql`s.title`)}, null
-      from ceo_sessions s where s.search_vector @@ ${tsquery} and s.publication_status = 'published'`,
-    event: sql`select 'event', e.id::text, e.title, e.description, null, e.location, e.event_date, ${rank(sql`e.search_vector`)}, ${exact(sql`e.title`)}, null
-      from events e where e.search_vector @@ ${tsquery}`,
-    // As the directory: complete and listed; company and position only of those who show them (issue 28).
-    member: words
-      ? sql`select 'member', m.user_id, null, case when m.shows_work then concat_ws(' · ', m.position, m.company) else '' end, m.user_id, null,
-          m.created_at, greatest(word_similarity(${folded}, ${names}), case when m.shows_work then word_similarity(${folded}, ${work}) else 0 end),
-          ${names} = ${folded}, null
-        from profiles m
-        where m.is_complete and m.listed_in_directory and (${folded} <% ${names} or (m.shows_work and ${folded} <% ${work}))`
-      : null,
+  const words = wordsOf(query)
+  const terms: SearchTerms = {
+    tsquery,
+    rank: (vector) => sql`ts_rank(${vector}, ${tsquery})`,
+    exact: (title) => sql`f_unaccent(${title}) = f_unaccent(${query})`,
+    seen: (table) => sql`(${sql.raw(table)}.hidden_at is null or ${sql.raw(table)}.user_id = ${viewerId})`,
+    viewerId,
+    words,
+    folded: sql`f_unaccent(${words})`,
   }
+  return searchableKinds().flatMap(({ kind, open, branch }) => {
+    const select = branch(terms)
+    return select ? [{ kind: kind as Kind, open: open ?? false, select }] : []
+  })
 }
 
 export interface SearchInput {
@@ -123,17 +97,16 @@ type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
 /** The two statements of a search (its EXPLAIN is checked at scale): the counts per kind, and the open tab's page. */
 export function searchStatements(viewer: Searcher, input: SearchInput & { query: string }) {
   const { query, tab } = input
-  const parts = branches({ query, words: wordsOf(query), viewerId: viewer.id })
-  const allowed = (Object.keys(parts) as Kind[]).filter((kind) => parts[kind] && (viewer.hasAccess || OPEN_KINDS.includes(kind)))
-  const shown = tab === 'todo' ? allowed : allowed.filter((kind) => TAB_KINDS[tab].includes(kind))
+  const allowed = branches(query, viewer.id).filter((branch) => viewer.hasAccess || branch.open)
+  const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
     counts: sql.join(
-      allowed.map((kind) => sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (${parts[kind]}) as matched`),
+      allowed.map(({ kind, select }) => sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (${select}) as matched`),
       sql` union all `,
     ),
     page: shown.length
       ? pageOf(
-          shown.map((kind) => parts[kind]!),
+          shown.map((branch) => branch.select),
           query,
           input,
         )

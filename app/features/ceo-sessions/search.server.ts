@@ -1,0 +1,21 @@
+import { sql } from 'drizzle-orm'
+import type { Searchable } from '~/platform/parts.server'
+
+/** What /buscar finds of the sessions (decisions/0031), for members with premium. */
+export const ceoSessionsSearch: Searchable[] = [
+  {
+    kind: 'session_comment',
+    branch: ({ tsquery, rank, seen }) =>
+      sql`select 'session_comment', c.id::text, s.title, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, s.id::text
+      from ceo_session_comments c join ceo_sessions s on s.id = c.session_id
+      where c.search_vector @@ ${tsquery} and ${seen('c')} and s.publication_status = 'published'`,
+  },
+  {
+    kind: 'session',
+    // Spec 001 §4: a session is shown once published, never while its video is processing.
+    branch: ({ tsquery, rank, exact }) =>
+      sql`select 'session', s.id::text, s.title, s.summary || ' ' || s.description, null, s.ceo_name || ' · ' || s.ceo_company,
+        s.session_date, ${rank(sql`s.search_vector`)}, ${exact(sql`s.title`)}, null
+      from ceo_sessions s where s.search_vector @@ ${tsquery} and s.publication_status = 'published'`,
+  },
+]
