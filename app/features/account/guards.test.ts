@@ -109,6 +109,7 @@ describe('guards at the top of every loader', () => {
       isPremium: true,
       isAdmin: false,
       isModerator: false,
+      canSearch: true,
     })
     expect((await load(rootRoute, '/')).data.user).toBeNull()
   })

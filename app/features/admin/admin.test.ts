@@ -169,6 +169,7 @@ describe('who reaches the console', () => {
       { path: '/admin/miembros', label: 'Miembros' },
       { path: '/admin/admisiones', label: 'Admisiones' },
       { path: '/admin/moderacion', label: 'Moderación' },
+      { path: '/admin/busquedas', label: 'Búsquedas sin resultado' },
       { path: '/admin/trabajos', label: 'Trabajos' },
       { path: '/admin/registro', label: 'Registro' },
       { path: '/admin/ajustes', label: 'Ajustes' },

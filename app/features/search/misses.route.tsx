@@ -1,5 +1,5 @@
 import { requireAdminConsole } from '~/features/account/guards.server'
-import { addDays } from '~/platform/dates'
+import { addDays, toWallTime } from '~/platform/dates'
 import { readQuery } from '~/platform/http/query'
 import { DataTable } from '~/ui/data-table'
 import { PartErrorBoundary } from '~/ui/error-boundary'
@@ -14,7 +14,8 @@ const PERIODS = { '7': 'Últimos 7 días', '30': 'Últimos 30 días', '90': 'Úl
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminConsole(request)
   const days = readQuery(new URL(request.url).searchParams).choice('dias', PERIODS) || '30'
-  const today = new Date().toISOString().slice(0, 10)
+  // The community's day (Madrid), as the misses are counted.
+  const today = toWallTime(new Date()).slice(0, 10)
   return { days, misses: await frequentMisses(addDays(today, -Number(days) + 1)) }
 }
 

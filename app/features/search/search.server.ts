@@ -131,7 +131,7 @@ export async function search(viewer: Searcher, input: SearchInput) {
   if (counts.todo === 0) {
     await db
       .insert(searchMisses)
-      .values({ day: sql`current_date`, query: foldForCount(query) })
+      .values({ day: sql`(now() at time zone 'Europe/Madrid')::date`, query: foldForCount(query) })
       .onConflictDoUpdate({ target: [searchMisses.day, searchMisses.query], set: { count: sql`${searchMisses.count} + 1` } })
   }
   const shownCount = input.tab === 'todo' ? counts.todo : counts[input.tab]
