@@ -814,7 +814,7 @@ try {
     if (!reference) {
       reference = keepReference(await run(engine, 1))
       summaries.push(reference)
-    } else summaries.push({ ...reference, engine: `${engine} (kept ${reference.date.slice(0, 10)})` })
+    } else summaries.push({ ...reference, kept: true })
     if (SCALE === 1) continue
     const summary = await run(engine, SCALE)
     summaries.push(summary)
@@ -826,14 +826,22 @@ try {
   }
   printSummaries(summaries)
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
+  // The latest summary of each engine and scale, kept across invocations (×1, ×10 and ×100 are separate runs).
+  const date = new Date().toISOString()
+  const byRun = {
+    ...readReference(RESULTS_FILE)?.byRun,
+    ...Object.fromEntries(
+      summaries.filter((summary) => !summary.kept).map((summary) => [`${summary.engine} ×${summary.scale}`, { date, commit, ...summary }]),
+    ),
+  }
   writeFileSync(
     RESULTS_FILE,
     JSON.stringify(
       {
-        date: new Date().toISOString(),
+        date,
         commit,
         scale: SCALE,
-        summaries,
+        byRun,
         machine: {
           cpus: os.cpus().length,
           model: os.cpus()[0]?.model,
