@@ -50,6 +50,9 @@ const countsAt = (scale) => ({
   APPLICATIONS: 5000 * scale,
   REPORTED_POSTS: 100 * scale,
   AUDIT_LINES: 20_000 * scale,
+  /** The most likes a post and a comment get (p % 11 and (p + c) % 4 under these). */
+  POST_LIKES: 10,
+  COMMENT_LIKES: 3,
 })
 const { MEMBERS, POSTS, SESSIONS } = countsAt(SCALE)
 /** Session 1, the newest: the one whose video file exists. */
@@ -223,7 +226,10 @@ function sessionValues(sessions, scale) {
  * tests/scale.test.ts, seeds fewer notifications).
  */
 export function seedSql(passwordHash, scale = SCALE, counts = {}) {
-  const { MEMBERS, POSTS, SESSIONS, EVENTS, NOTIFICATIONS, APPLICATIONS, REPORTED_POSTS, AUDIT_LINES } = { ...countsAt(scale), ...counts }
+  const { MEMBERS, POSTS, SESSIONS, EVENTS, NOTIFICATIONS, APPLICATIONS, REPORTED_POSTS, AUDIT_LINES, POST_LIKES, COMMENT_LIKES } = {
+    ...countsAt(scale),
+    ...counts,
+  }
   return `
 BEGIN;
 
@@ -292,7 +298,7 @@ WHERE c <= p % 7;
 -- Post p gets p % 11 likes from distinct members; the viewer also likes one post in four.
 INSERT INTO post_likes (post_id, user_id, created_at)
 SELECT md5('bench-post-' || p)::uuid, 'bench-u' || (1 + (p * 7 + j * 131) % ${MEMBERS}), now()
-FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 10) j
+FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, ${POST_LIKES}) j
 WHERE j <= p % 11;
 INSERT INTO post_likes (post_id, user_id, created_at)
 SELECT md5('bench-post-' || p)::uuid, 'bench-u1', now() FROM generate_series(4, ${POSTS}, 4) p
@@ -300,7 +306,7 @@ ON CONFLICT DO NOTHING;
 
 INSERT INTO comment_likes (comment_id, user_id, created_at)
 SELECT md5('bench-comment-' || p || '-' || c)::uuid, 'bench-u' || (1 + (p * 3 + c * 17 + k * 211) % ${MEMBERS}), now()
-FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c CROSS JOIN generate_series(1, 3) k
+FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c CROSS JOIN generate_series(1, ${COMMENT_LIKES}) k
 WHERE c <= p % 7 AND k <= (p + c) % 4;
 
 UPDATE community_posts cp SET like_count = l.n
