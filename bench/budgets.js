@@ -113,7 +113,8 @@ export function withGuards(budgets, summary, { takenAt, commit }) {
 /** The table the issue asks for, one row per page and run: statements, p50 at 1, p99 at 10, req/s at 50, peak RSS. */
 export function printSummaries(summaries) {
   console.log('\nPer page and run (statements; p50 ms at 1 connection; p99 ms at 10; req/s and ×/healthz at 50; peak RSS MiB):')
-  const head = ['page'.padEnd(38), ...summaries.map((summary) => `${summary.engine} ×${summary.scale}`.padStart(34))]
+  const label = (summary) => `${summary.engine} ×${summary.scale}${summary.kept ? ' (kept)' : ''}`
+  const head = ['page'.padEnd(38), ...summaries.map((summary) => label(summary).padStart(34))]
   console.log(head.join(' '))
   for (const name of Object.keys(summaries[0].pages)) {
     const cells = summaries.map((summary) => {

@@ -821,6 +821,11 @@ try {
     scaleFindings.push(...scaleProblems(summary, reference).map((problem) => `${engine}: ${problem}`))
   }
   if (TAKE_GUARDS) {
+    const load = results.map((result) => Math.max(...result.scenarios.map((scenario) => scenario.loadAverage1m)))
+    budgetsFile.guardsNote =
+      `Guards: median of ${TAKE_GUARDS} runs per engine at ×1 (${SECONDS} s per scenario), floor × 0.8, p99 × 1.2, ` +
+      `commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z; highest load average during the runs ${Math.max(...load)} ` +
+      `on ${os.cpus().length} cores${Math.max(...load) > os.cpus().length / 2 ? ': the machine was busy, re-take them on an idle one' : ''}.`
     writeFileSync(path.join(root, 'bench/budgets.json'), `${JSON.stringify(budgetsFile, null, 2)}\n`)
     console.log(`\nGuards taken from the median of ${TAKE_GUARDS} runs per engine, written to bench/budgets.json.`)
   }
