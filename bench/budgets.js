@@ -121,7 +121,9 @@ export function printSummaries(summaries) {
       const page = summary.pages[name]
       if (!page) return '-'.padStart(34)
       const ratio = page.ratioAt50 == null ? '' : ` ${page.ratioAt50}×`
-      return `${page.statements ?? '-'} | ${page.p50At1 ?? '-'} | ${page.p99At10 ?? '-'} | ${page.rpsAt50 ?? '-'}${ratio} | ${page.peakRssMiB}`.padStart(34)
+      return `${page.statements ?? '-'} | ${page.p50At1 ?? '-'} | ${page.p99At10 ?? '-'} | ${page.rpsAt50 ?? '-'}${ratio} | ${page.peakRssMiB}`.padStart(
+        34,
+      )
     })
     console.log([name.slice(0, 38).padEnd(38), ...cells].join(' '))
   }

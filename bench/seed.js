@@ -480,7 +480,9 @@ async function facts(query) {
   const [event] = await query(
     `SELECT id::text AS id FROM events WHERE event_date > now() ORDER BY registered_count DESC, event_date LIMIT 1`,
   )
-  const [application] = await query(`SELECT id::text AS id FROM admission_applications WHERE status = 'pending' ORDER BY created_at DESC LIMIT 1`)
+  const [application] = await query(
+    `SELECT id::text AS id FROM admission_applications WHERE status = 'pending' ORDER BY created_at DESC LIMIT 1`,
+  )
   return {
     counts,
     categories,

@@ -68,7 +68,9 @@ async function statementsOf(route: Loader, path: string, cookie: string | undefi
   } finally {
     recording.stop()
   }
-  return recording.statements.filter((statement) => /^\s*(select|with)\b/i.test(statement.text)).map((statement) => ({ path, ...statement }))
+  return recording.statements
+    .filter((statement) => /^\s*(select|with)\b/i.test(statement.text))
+    .map((statement) => ({ path, ...statement }))
 }
 
 /** Every sequential scan of a big table in a plan. */
@@ -96,7 +98,17 @@ async function planOf(text: string, params: unknown[]) {
 
 describe('list queries at ×10 (issue 38)', () => {
   test('the seeded tables are the ×10 community', async () => {
-    for (const table of ['user', 'profiles', 'community_posts', 'community_comments', 'post_likes', 'comment_likes', 'notifications', 'admission_applications', 'audit_log'])
+    for (const table of [
+      'user',
+      'profiles',
+      'community_posts',
+      'community_comments',
+      'post_likes',
+      'comment_likes',
+      'notifications',
+      'admission_applications',
+      'audit_log',
+    ])
       expect(bigTables, table).toContain(table)
   })
 
@@ -106,7 +118,9 @@ describe('list queries at ×10 (issue 38)', () => {
         rows: Array<{ id: string }>
       }
     ).rows
-    const feed = await run(() => feedRoute.loader({ request: getRequest('/comunidad', { cookie: member.cookie }), params: {}, context } as any))
+    const feed = await run(() =>
+      feedRoute.loader({ request: getRequest('/comunidad', { cookie: member.cookie }), params: {}, context } as any),
+    )
     const cursor = feed.data.feed.nextCursor as string
     const statements = [
       ...(await statementsOf(feedRoute, '/comunidad', member.cookie)),
@@ -126,7 +140,11 @@ describe('list queries at ×10 (issue 38)', () => {
       ...(await statementsOf(moderationRoute, '/admin/moderacion', admin.cookie)),
       ...(await statementsOf(admissionsRoute, '/admin/admisiones', admin.cookie)),
     ]
-    const batch = exportBatch(readMemberFilter(new URLSearchParams()), { micros: '1777888800123456', id: '00000000-0000-4000-8000-000000000000' }, 500)
+    const batch = exportBatch(
+      readMemberFilter(new URLSearchParams()),
+      { micros: '1777888800123456', id: '00000000-0000-4000-8000-000000000000' },
+      500,
+    )
     const { sql: text, params } = batch.toSQL()
     statements.push({ path: 'CSV export batch', text, params })
     const found: string[] = []
