@@ -106,7 +106,9 @@ export function withGuards(budgets, summary, { takenAt, commit }) {
     if (page.ratioAt50 != null && page.path !== '/healthz') guard.floor = Math.floor(page.ratioAt50 * 0.8 * 100) / 100
     if (page.p99At10 != null) guard.p99Ms = Math.ceil(page.p99At10 * 1.2)
     // The hand-set floor and p99 of before issue 38 give way to the engines' guards.
-    const { floor, p99Ms, ...kept } = pages[name] ?? {}
+    const kept = { ...pages[name] }
+    delete kept.floor
+    delete kept.p99Ms
     pages[name] = { ...kept, statements: page.statements, [summary.engine]: guard }
   }
   return { ...budgets, pages }
