@@ -4,11 +4,12 @@
 // 1. The built server bundle opens the database once (openForCli: takes the PGlite lock,
 //    applies the migrations, including the post categories) and closes it (shutDown).
 // 2. A connection of our own (PGlite on $DATA_DIR/db, or `pg` on DATABASE_URL) inserts the
-//    data set in one transaction of set-based INSERT … SELECT FROM generate_series:
+//    data set in one transaction of set-based INSERT … SELECT FROM generate_series (at ×1;
+//    BENCH_SCALE multiplies the counts, below):
 //      1,000 members (user + credential account + profile; 90 % complete, a third premium),
 //      10,000 posts over ~350 days (2 pinned, 1 in 8 with attachments), ~30,000 comments
-//      (a third of them replies), ~55,000 post likes, ~45,000 comment likes, and 300
-//      notifications for the member the benchmark signs in as (bench-viewer@example.com).
+//      (a third of them replies), ~55,000 post likes, ~45,000 comment likes, and 100,000
+//      notifications, 300 of them for the member the benchmark signs in as (bench-viewer@example.com).
 //    Counters (like_count, comment_count) are then computed from the rows, as the app keeps them.
 //    Categories are spread on purpose so that a category filter shows 0, 1, 8 or 20 posts.
 //    Also an admin (bench-admin@example.com, role 'admin': the upload phase creates a session as
@@ -32,11 +33,28 @@ export const VIEWER_PASSWORD = 'bench-password-2024'
 export const ADMIN_EMAIL = 'bench-admin@example.com'
 
 const root = process.cwd()
-const MEMBERS = 1000
-const POSTS = 10000
-const SESSIONS = 500
-/** Issue 13: the calendar is measured with 200 events. */
-const EVENTS = 200
+/**
+ * Issue 38: BENCH_SCALE (1, 10 or 100) multiplies every count; ×10 is 10,000 members, 100,000
+ * posts, ~300,000 comments, 5,000 sessions, 2,000 events and 1,000,000 notifications. At ×100 the
+ * notifications stay at the ×10 count (10 million rows would only measure the seeding).
+ */
+const SCALE = Number(process.env.BENCH_SCALE ?? 1)
+/** The counts at a scale (NOTIFICATIONS, REPORTED_POSTS: posts with three open reports each). */
+const countsAt = (scale) => ({
+  MEMBERS: 1000 * scale,
+  POSTS: 10000 * scale,
+  SESSIONS: 500 * scale,
+  /** Issue 13: the calendar is measured with 200 events (×1). */
+  EVENTS: 200 * scale,
+  NOTIFICATIONS: 100_000 * Math.min(scale, 10),
+  APPLICATIONS: 5000 * scale,
+  REPORTED_POSTS: 100 * scale,
+  AUDIT_LINES: 20_000 * scale,
+  /** The most likes a post and a comment get (p % 11 and (p + c) % 4 under these). */
+  POST_LIKES: 10,
+  COMMENT_LIKES: 3,
+})
+const { MEMBERS, POSTS, SESSIONS } = countsAt(SCALE)
 /** Session 1, the newest: the one whose video file exists. */
 const VIDEO_SESSION = 1
 const SEARCH_TAG = 'Biotecnología'
@@ -171,9 +189,9 @@ function searchTextOf({ title, ceoName, ceoCompany, summary, description, tags }
 }
 
 /** One VALUES row per session: texts are built here so that search_text is the app's. */
-function sessionValues() {
+function sessionValues(sessions, scale) {
   const rows = []
-  for (let n = 1; n <= SESSIONS; n++) {
+  for (let n = 1; n <= sessions; n++) {
     const ceoName = `${FIRST_NAMES[n % FIRST_NAMES.length]} ${LAST_NAMES[(n * 3) % LAST_NAMES.length]}`
     const ceoCompany = COMPANIES[n % COMPANIES.length]
     const topic = TOPICS[n % TOPICS.length]
@@ -189,9 +207,9 @@ function sessionValues() {
         'Material complementario y referencias en el PDF de la sesión cuando lo hay.',
       tags: [...new Set(Array.from({ length: 1 + (n % 4) }, (_, k) => SESSION_TAGS[(n + k * 3) % SESSION_TAGS.length]))],
     }
-    // Every five days back from now: ~7 years. Whole hours, as a date typed in the form has no
+    // Every five days back from now (×1; denser at larger scales): ~7 years. Whole hours, as a date typed in the form has no
     // seconds (the library's cursor is in milliseconds). Published two days after the session.
-    const date = `date_trunc('hour', now()) - interval '${n * 5} days'`
+    const date = `date_trunc('hour', now()) - interval '${Math.round((n * 120) / scale)} hours'`
     rows.push(
       `(${literal(sessionId(n))}::uuid, ${literal(fields.title)}, ${literal(fields.summary)}, ${literal(fields.description)}, ` +
         `${literal(ceoName)}, ${literal(CEO_POSITIONS[n % CEO_POSITIONS.length])}, ${literal(ceoCompany)}, ${date}, ` +
@@ -203,14 +221,22 @@ function sessionValues() {
   return rows.join(',\n       ')
 }
 
-function seedSql(passwordHash) {
+/**
+ * The seeding script at a scale; `counts` overrides some of its counts (the EXPLAIN test,
+ * tests/scale.test.ts, seeds fewer notifications).
+ */
+export function seedSql(passwordHash, scale = SCALE, counts = {}) {
+  const { MEMBERS, POSTS, SESSIONS, EVENTS, NOTIFICATIONS, APPLICATIONS, REPORTED_POSTS, AUDIT_LINES, POST_LIKES, COMMENT_LIKES } = {
+    ...countsAt(scale),
+    ...counts,
+  }
   return `
 BEGIN;
 
 INSERT INTO "user" (id, name, email, email_verified, first_name, last_name, created_at, updated_at)
 SELECT 'bench-u' || n, fn || ' ' || ln,
        CASE WHEN n = 1 THEN ${literal(VIEWER_EMAIL)} ELSE 'miembro' || n || '@example.com' END,
-       true, fn, ln, now() - (${MEMBERS} - n) * interval '9 hours', now() - (${MEMBERS} - n) * interval '9 hours'
+       true, fn, ln, now() - (${MEMBERS} - n) * interval '${32400 / scale} seconds', now() - (${MEMBERS} - n) * interval '${32400 / scale} seconds'
 FROM (SELECT n, (${array(FIRST_NAMES)})[1 + n % ${FIRST_NAMES.length}] AS fn,
              (${array(LAST_NAMES)})[1 + (n * 7) % ${LAST_NAMES.length}] AS ln
       FROM generate_series(1, ${MEMBERS}) n) s;
@@ -239,23 +265,23 @@ SELECT md5('bench-post-' || p)::uuid,
        'text',
        (SELECT id FROM post_categories WHERE name = CASE
           WHEN p = 4242 THEN 'Médico'
-          WHEN p % 1250 = 7 THEN 'Acceso al mercado'
+          WHEN p % ${1250 * scale} = 7 THEN 'Acceso al mercado'
           WHEN p % 10 = 0 THEN NULL
           ELSE (ARRAY['General', 'Liderazgo', 'Ventas y marketing'])[1 + p % 3] END),
        p IN (5000, 9990),
-       now() - (${POSTS} - p) * interval '50 minutes',
-       now() - (${POSTS} - p) * interval '50 minutes'
+       now() - (${POSTS} - p) * interval '${3000 / scale} seconds',
+       now() - (${POSTS} - p) * interval '${3000 / scale} seconds'
 FROM generate_series(1, ${POSTS}) p;
 
 INSERT INTO post_attachments (post_id, file_name, file_path, file_type, file_size, created_at)
 SELECT md5('bench-post-' || p)::uuid, 'informe-' || p || '.pdf',
        'attachments/bench-u' || (1 + (p * 37) % ${MEMBERS}) || '/' || md5('bench-pdf-' || p)::uuid || '.pdf',
-       'application/pdf', 120000 + p, now() - (${POSTS} - p) * interval '50 minutes'
+       'application/pdf', 120000 + p, now() - (${POSTS} - p) * interval '${3000 / scale} seconds'
 FROM generate_series(8, ${POSTS}, 8) p
 UNION ALL
 SELECT md5('bench-post-' || p)::uuid, 'grafico-' || p || '.jpg',
        'attachments/bench-u' || (1 + (p * 37) % ${MEMBERS}) || '/' || md5('bench-jpg-' || p)::uuid || '.jpg',
-       'image/jpeg', 240000 + p, now() - (${POSTS} - p) * interval '50 minutes'
+       'image/jpeg', 240000 + p, now() - (${POSTS} - p) * interval '${3000 / scale} seconds'
 FROM generate_series(24, ${POSTS}, 24) p;
 
 -- Post p gets p % 7 comments; every third comment answers the post's first comment.
@@ -264,15 +290,15 @@ SELECT md5('bench-comment-' || p || '-' || c)::uuid, md5('bench-post-' || p)::uu
        'bench-u' || (1 + (p * 13 + c * 101) % ${MEMBERS}),
        'Muy interesante. En mi experiencia, ' || (${array(TOPICS)})[1 + (p + c) % ${TOPICS.length}] || ' requiere paciencia y datos.',
        CASE WHEN c % 3 = 0 THEN md5('bench-comment-' || p || '-1')::uuid END,
-       least(now(), now() - (${POSTS} - p) * interval '50 minutes' + c * interval '5 minutes'),
-       least(now(), now() - (${POSTS} - p) * interval '50 minutes' + c * interval '5 minutes')
+       least(now(), now() - (${POSTS} - p) * interval '${3000 / scale} seconds' + c * interval '5 minutes'),
+       least(now(), now() - (${POSTS} - p) * interval '${3000 / scale} seconds' + c * interval '5 minutes')
 FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c
 WHERE c <= p % 7;
 
 -- Post p gets p % 11 likes from distinct members; the viewer also likes one post in four.
 INSERT INTO post_likes (post_id, user_id, created_at)
 SELECT md5('bench-post-' || p)::uuid, 'bench-u' || (1 + (p * 7 + j * 131) % ${MEMBERS}), now()
-FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 10) j
+FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, ${POST_LIKES}) j
 WHERE j <= p % 11;
 INSERT INTO post_likes (post_id, user_id, created_at)
 SELECT md5('bench-post-' || p)::uuid, 'bench-u1', now() FROM generate_series(4, ${POSTS}, 4) p
@@ -280,7 +306,7 @@ ON CONFLICT DO NOTHING;
 
 INSERT INTO comment_likes (comment_id, user_id, created_at)
 SELECT md5('bench-comment-' || p || '-' || c)::uuid, 'bench-u' || (1 + (p * 3 + c * 17 + k * 211) % ${MEMBERS}), now()
-FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c CROSS JOIN generate_series(1, 3) k
+FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c CROSS JOIN generate_series(1, ${COMMENT_LIKES}) k
 WHERE c <= p % 7 AND k <= (p + c) % 4;
 
 UPDATE community_posts cp SET like_count = l.n
@@ -305,7 +331,7 @@ INSERT INTO user_roles (user_id, role) VALUES ('bench-admin', 'admin');
 INSERT INTO ceo_sessions (id, title, summary, description, ceo_name, ceo_position, ceo_company, session_date, duration_minutes,
                           tags, is_featured, search_text, thumbnail_key, video_provider, video_key, video_content_type,
                           upload_status, publication_status, view_count, created_by, created_at, updated_at, published_at)
-VALUES ${sessionValues()};
+VALUES ${sessionValues(SESSIONS, scale)};
 
 -- Session s gets s % 13 likes from distinct members; the viewer likes one in six (the video's too).
 INSERT INTO ceo_session_likes (session_id, user_id, created_at)
@@ -363,8 +389,13 @@ INSERT INTO notifications (user_id, type, title, message, is_read, related_post_
 SELECT 'bench-u1', 'like', 'Nuevo like', 'A un miembro le gusta tu post', n > 40,
        md5('bench-post-' || (n * 1000 % ${POSTS} + 1000))::uuid, 'bench-u' || (2 + n), now() - n * interval '3 hours'
 FROM generate_series(1, 300) n;
+-- The other members' notifications (read, a hundred each on average): the table's size, not the viewer's page.
+INSERT INTO notifications (user_id, type, title, message, is_read, related_post_id, actor_user_id, created_at)
+SELECT 'bench-u' || (2 + n % ${MEMBERS - 1}), 'like', 'Nuevo like', 'A un miembro le gusta tu post', true,
+       md5('bench-post-' || (1 + n % ${POSTS}))::uuid, 'bench-u' || (1 + (n * 7) % ${MEMBERS}), now() - (n % 8760) * interval '1 hour'
+FROM generate_series(1, ${NOTIFICATIONS - 300}) n;
 
--- Issue 26: 5,000 applications to join over a year, in every state, each with its first history line.
+-- Issue 26: 5,000 applications (×1) to join over a year, in every state, each with its first history line.
 INSERT INTO admission_applications (id, email, first_name, last_name, linkedin_url, company, position, sector, years_experience,
   target_role, contribution, expectations, status, created_at, updated_at, closed_at)
 SELECT ${uuidSql(`'bench-application-' || n`)}, 'candidata' || n || '@example.com',
@@ -373,19 +404,26 @@ SELECT ${uuidSql(`'bench-application-' || n`)}, 'candidata' || n || '@example.co
        (${array(POSITIONS)})[1 + n % ${POSITIONS.length}],
        (ARRAY['pharma', 'biotech', 'medtech', 'diagnostics', 'digital_health', 'other'])[1 + n % 6], 5 + n % 25, 'CEO',
        'Quince años dirigiendo equipos de operaciones y calidad.', 'Conversaciones francas con quien ya ha llegado.',
-       s.status::admission_status, now() - n * interval '105 minutes', now() - n * interval '105 minutes',
-       CASE WHEN s.status IN ('approved', 'rejected', 'withdrawn') THEN now() - n * interval '100 minutes' END
-FROM generate_series(1, 5000) n
+       s.status::admission_status, now() - n * interval '${105 / scale} minutes', now() - n * interval '${105 / scale} minutes',
+       CASE WHEN s.status IN ('approved', 'rejected', 'withdrawn') THEN now() - n * interval '${100 / scale} minutes' END
+FROM generate_series(1, ${APPLICATIONS}) n
 CROSS JOIN LATERAL (SELECT (ARRAY['pending', 'pending', 'info_requested', 'waitlisted', 'approved', 'rejected', 'rejected', 'withdrawn'])[1 + n % 8] AS status) s;
 INSERT INTO admission_events (application_id, kind, created_at)
 SELECT id, 'submitted', created_at FROM admission_applications;
 
--- Issue 28: 300 open reports on 100 posts (three members each) for the moderation queue.
+-- Issue 28: 300 open reports on 100 posts (×1; three members each) for the moderation queue.
 INSERT INTO moderation_reports (user_id, kind, item_id, reason, note, created_at)
 SELECT 'bench-u' || (10 + r), 'post', md5('bench-post-' || (p * 37 % ${POSTS} + 1))::uuid,
        (ARRAY['spam', 'offensive', 'false', 'off_topic', 'confidential', 'other'])[1 + (p + r) % 6]::report_reason,
-       CASE WHEN r = 1 THEN 'Lo he visto repetido varias veces.' END, now() - p * interval '7 minutes'
-FROM generate_series(1, 100) p CROSS JOIN generate_series(1, 3) r;
+       CASE WHEN r = 1 THEN 'Lo he visto repetido varias veces.' END, now() - p * interval '${7 / scale} minutes'
+FROM generate_series(1, ${REPORTED_POSTS}) p CROSS JOIN generate_series(1, 3) r;
+
+-- The console's log: 20,000 lines (×1) of sign-ins refused and premium granted, over a year.
+INSERT INTO audit_log (action, actor_user_id, target_user_id, details, ip_address, created_at)
+SELECT CASE WHEN n % 4 = 0 THEN 'premium_granted' ELSE 'sign_in_failed' END,
+       CASE WHEN n % 4 = 0 THEN 'bench-admin' END, 'bench-u' || (1 + n % ${MEMBERS}), '{}'::jsonb, '127.0.0.1',
+       now() - n * interval '${1580 / scale} seconds'
+FROM generate_series(1, ${AUDIT_LINES}) n;
 
 COMMIT;
 ANALYZE;
@@ -412,6 +450,8 @@ async function facts(query) {
     'events',
     'event_attendees',
     'admission_applications',
+    'moderation_reports',
+    'audit_log',
   ]) {
     const rows = await query(`SELECT count(*)::int AS n FROM "${table}"`)
     counts[table] = rows[0].n
@@ -440,9 +480,13 @@ async function facts(query) {
   const [event] = await query(
     `SELECT id::text AS id FROM events WHERE event_date > now() ORDER BY registered_count DESC, event_date LIMIT 1`,
   )
+  const [application] = await query(
+    `SELECT id::text AS id FROM admission_applications WHERE status = 'pending' ORDER BY created_at DESC LIMIT 1`,
+  )
   return {
     counts,
     categories,
+    application: application.id,
     cursors: {
       page2: await cursorAfter(9), // posts 11-20
       page250: await cursorAfter(2489), // posts 2,491-2,500
@@ -529,7 +573,9 @@ async function main() {
   )
 }
 
-main().catch((error) => {
-  console.error(error)
-  process.exit(1)
-})
+// Run by the bench (`node bench/seed.js`); imported by the EXPLAIN test for its script.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  main().catch((error) => {
+    console.error(error)
+    process.exit(1)
+  })

@@ -43,16 +43,26 @@
 // Prints one table per engine and writes everything to test-results/bench/latest.json.
 // The load generator runs on the same (2-core) machine as the server: figures are for
 // comparing pages and versions on this machine, not a capacity estimate for production.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { get, runLoad } from '../bench/load.js'
-import { engineProblems, firstLoadProblems, peakRss, readBudgets } from '../bench/budgets.js'
+import {
+  engineProblems,
+  firstLoadProblems,
+  medianSummary,
+  peakRss,
+  printSummaries,
+  readBudgets,
+  scaleProblems,
+  summarize,
+  withGuards,
+} from '../bench/budgets.js'
 import { newestProfile, printProfile, summarizeProfile } from '../bench/profile.js'
 import { runSeed, signIn } from '../bench/seeded-session.js'
 import { printUpload, readSingleFetch, uploadProof } from '../bench/upload.js'
@@ -66,14 +76,22 @@ const argValue = (name) =>
     .find((arg) => arg.startsWith(`--${name}=`))
     ?.split('=')[1]
 const SECONDS = Math.min(60, Math.max(1, Number(argValue('seconds') ?? process.env.BENCH_SECONDS ?? 10) || 10))
-const CONCURRENCY = (argValue('concurrency') ?? '10,50')
+// Issue 38: one connection gives each page's median latency (compared across scales), 10 its p99
+// and 50 its throughput against /healthz (the guards in bench/budgets.json).
+const CONCURRENCY = (argValue('concurrency') ?? '1,10,50')
   .split(',')
   .map(Number)
   .filter((n) => n > 0 && n <= 200)
+/** `--scale=10`: ten times the seeded community (bench/seed.js); 100 on PostgreSQL only. */
+const SCALE = Number(argValue('scale') ?? 1)
+if (![1, 10, 100].includes(SCALE)) throw new Error(`--scale is 1, 10 or 100, not ${argValue('scale')}`)
+/** `--take-guards` or `--take-guards=3`: that many runs at ×1 per engine, whose medians become the guards. */
+const TAKE_GUARDS = process.argv.includes('--take-guards') ? 3 : Number(argValue('take-guards') ?? 0)
 const WARMUP_SECONDS = 2
 const MAX_REQUESTS = 100_000
-const PORT = 3410
-const COUNTER_PORT = 3411
+// BENCH_PORT: another port, when another checkout's bench runs on the same machine.
+const PORT = Number(process.env.BENCH_PORT ?? 3410)
+const COUNTER_PORT = PORT + 1
 const HOST = '127.0.0.1'
 const BASE_URL = `http://${HOST}:${PORT}`
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -171,6 +189,8 @@ function unsubscribePath(userId, lists) {
   return `/correo/baja/${payload}.${signature}`
 }
 
+let unsubscribeLink
+
 /** Issue 14's pages: the profile with the notification preferences, and an unsubscribe link (no session needed). */
 function notificationTargets() {
   return [
@@ -178,15 +198,37 @@ function notificationTargets() {
     { name: '/notificaciones', path: '/notificaciones', expect: (body) => body.includes('Notificaciones</h1>') && body.includes('Todas') },
     {
       name: '/correo/baja/:token',
-      path: unsubscribePath('bench-u1', 'comments,replies'),
+      // One link for the whole invocation: the load and the statement count find the page by its path.
+      path: (unsubscribeLink ??= unsubscribePath('bench-u1', 'comments,replies')),
       expect: (body) => body.includes('Dejar de recibir emails') && body.includes('Respuestas a mis comentarios'),
     },
   ]
 }
 
-/** Issue 25's console pages, loaded as the seeded admin: the dashboard and the members table; issue 26's admission form (a visitor) and queue. */
-function consoleTargets() {
+/** A count as the pages write it: '5000' or '5.000' (Spanish groups from five digits), '50.000'. */
+const countPattern = (n, words) => new RegExp(`${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\\.?')} ${words}`)
+
+/**
+ * Issue 25's console pages, loaded as the seeded admin: the dashboard and the members table; issue 26's
+ * admission form (a visitor), queue and an application; the console's log, jobs and settings; the
+ * members' directory (issue 38: every page added since the budgets were set).
+ */
+function consoleTargets(seeded) {
   return [
+    {
+      name: '/comunidad/miembros',
+      path: '/comunidad/miembros',
+      expect: (body) => body.includes('/usuario/bench-'),
+    },
+    {
+      name: '/admin/admisiones/:id',
+      path: `/admin/admisiones/${seeded.application}`,
+      asAdmin: true,
+      expect: (body) => body.includes('application-title') && body.includes('linkedin.com/in/candidata-'),
+    },
+    { name: '/admin/registro', path: '/admin/registro', asAdmin: true, expect: (body) => body.includes('Registro de acciones') },
+    { name: '/admin/trabajos', path: '/admin/trabajos', asAdmin: true, expect: (body) => body.includes('En cola y en curso') },
+    { name: '/admin/ajustes', path: '/admin/ajustes', asAdmin: true, expect: (body) => body.includes('name="intent"') },
     {
       name: '/admision',
       path: '/admision',
@@ -197,7 +239,8 @@ function consoleTargets() {
       name: '/admin/admisiones',
       path: '/admin/admisiones',
       asAdmin: true,
-      expect: (body) => body.includes('Solicitudes de admisión') && /5\.?000 solicitudes/.test(body),
+      expect: (body) =>
+        body.includes('Solicitudes de admisión') && countPattern(seeded.counts.admission_applications, 'solicitudes').test(body),
     },
     {
       name: '/admin/moderacion',
@@ -219,6 +262,8 @@ function consoleTargets() {
     },
   ]
 }
+
+const readReference = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null)
 
 const sessionSearchPath = (sessions) => `/comunidad/sesiones?${new URLSearchParams({ buscar: sessions.search })}`
 
@@ -410,9 +455,9 @@ async function videoSource(sessionId, cookie) {
 }
 
 // --- one engine ---------------------------------------------------------------------------------
-async function benchEngine(engine) {
+async function benchEngine(engine, scale) {
   const label = engine === 'postgres' ? 'PostgreSQL (127.0.0.1:5432)' : 'PGlite (embedded, single process)'
-  console.log(`\n=== ${label} ===`)
+  console.log(`\n=== ${label}, ×${scale} ===`)
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-data-'))
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
   const logFile = path.join(dataDir, 'server.log')
@@ -451,7 +496,7 @@ async function benchEngine(engine) {
   }
 
   process.stdout.write('Seeding… ')
-  const seeded = await runSeed(env, logFile, (child) =>
+  const seeded = await runSeed({ ...env, BENCH_SCALE: String(scale) }, logFile, (child) =>
     cleanups.push(async () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')),
   )
   const c = seeded.counts
@@ -484,7 +529,7 @@ async function benchEngine(engine) {
     ...sessionTargets(seeded.sessions, videoSrc),
     ...eventTargets(seeded.events),
     ...notificationTargets(),
-    ...consoleTargets(),
+    ...consoleTargets(seeded),
   ]
   endPhase('start')
 
@@ -575,7 +620,7 @@ async function benchEngine(engine) {
     { name: '/comunidad/calendario, month', path: '/comunidad/calendario?vista=calendario' },
     { name: '/comunidad/calendario/:id', path: `/comunidad/calendario/${seeded.events.busiest}` },
     ...notificationTargets().map(({ name, path }) => ({ name, path })),
-    ...consoleTargets().map(({ name, path, asAdmin, anonymous }) => ({ name, path, asAdmin, anonymous })),
+    ...consoleTargets(seeded).map(({ name, path, asAdmin, anonymous }) => ({ name, path, asAdmin, anonymous })),
   ]
   const queries = []
   for (const check of checks) {
@@ -639,6 +684,7 @@ async function benchEngine(engine) {
   }
   return {
     engine,
+    scale,
     label,
     seeded: {
       counts: c,
@@ -730,29 +776,90 @@ try {
     if (!(await portIsFree(port))) throw new Error(`port ${port} is in use on ${HOST}: stop what listens there first`)
   }
   ensureBuild()
+  const only = argValue('engine')
   const engines = []
-  if (!args.has('--postgres-only')) engines.push('pglite')
-  if (!args.has('--no-postgres')) {
+  if (!args.has('--postgres-only') && (only ?? 'pglite') === 'pglite') {
+    // A million posts in the embedded engine would measure its single process, not the pages.
+    if (SCALE === 100) console.log('×100 runs on PostgreSQL only.')
+    else engines.push('pglite')
+  }
+  if (!args.has('--no-postgres') && (only ?? 'postgres') === 'postgres') {
     if (await postgresAnswers()) engines.push('postgres')
     else console.log(`No PostgreSQL answers at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}: PGlite only.`)
   }
+  if (!engines.length) throw new Error('no engine to measure')
   console.log(
     `Benchmark on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}; ` +
       `${SECONDS} s per scenario at ${CONCURRENCY.join(' and ')} connections (after ${WARMUP_SECONDS} s of warm-up per page), ` +
       'load generator on the same machine.',
   )
   const results = []
-  for (const engine of engines) {
+  const run = async (engine, scale) => {
     headerPrinted = false
-    results.push(await benchEngine(engine))
+    const result = await benchEngine(engine, scale)
     await runCleanups()
+    result.summary = summarize(result)
+    results.push(result)
+    return result.summary
   }
+  // Each engine's ×1 run is kept (test-results/bench/reference-<engine>.json): a later ×10 or ×100
+  // is compared with it, or, when there is none, a ×1 run comes first in the same invocation.
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+  const referenceFile = (engine) => path.join(path.dirname(RESULTS_FILE), `reference-${engine}.json`)
+  const keepReference = (summary) => {
+    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
+    writeFileSync(referenceFile(summary.engine), JSON.stringify({ ...summary, date: new Date().toISOString(), commit }, null, 2))
+    return summary
+  }
+  const summaries = []
+  const scaleFindings = []
+  let budgetsFile = readBudgets(path.join(root, 'bench/budgets.json'))
+  for (const engine of engines) {
+    if (TAKE_GUARDS) {
+      const runs = []
+      for (let i = 0; i < TAKE_GUARDS; i++) runs.push(await run(engine, 1))
+      const taken = keepReference(medianSummary(runs))
+      summaries.push(taken)
+      budgetsFile = withGuards(budgetsFile, taken, { takenAt: new Date().toISOString().slice(0, 10), commit })
+      continue
+    }
+    let reference = SCALE === 1 ? null : readReference(referenceFile(engine))
+    if (!reference) {
+      reference = keepReference(await run(engine, 1))
+      summaries.push(reference)
+    } else summaries.push({ ...reference, kept: true })
+    if (SCALE === 1) continue
+    const summary = await run(engine, SCALE)
+    summaries.push(summary)
+    scaleFindings.push(...scaleProblems(summary, reference).map((problem) => `${engine}: ${problem}`))
+  }
+  if (TAKE_GUARDS) {
+    const load = results.map((result) => Math.max(...result.scenarios.map((scenario) => scenario.loadAverage1m)))
+    budgetsFile.guardsNote =
+      `Guards: median of ${TAKE_GUARDS} runs per engine at ×1 (${SECONDS} s per scenario), floor × 0.8, p99 × 1.2, ` +
+      `commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z; highest load average during the runs ${Math.max(...load)} ` +
+      `on ${os.cpus().length} cores${Math.max(...load) > os.cpus().length / 2 ? ': the machine was busy, re-take them on an idle one' : ''}.`
+    writeFileSync(path.join(root, 'bench/budgets.json'), `${JSON.stringify(budgetsFile, null, 2)}\n`)
+    console.log(`\nGuards taken from the median of ${TAKE_GUARDS} runs per engine, written to bench/budgets.json.`)
+  }
+  printSummaries(summaries)
   mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
+  // The latest summary of each engine and scale, kept across invocations (×1, ×10 and ×100 are separate runs).
+  const date = new Date().toISOString()
+  const byRun = {
+    ...readReference(RESULTS_FILE)?.byRun,
+    ...Object.fromEntries(
+      summaries.filter((summary) => !summary.kept).map((summary) => [`${summary.engine} ×${summary.scale}`, { date, commit, ...summary }]),
+    ),
+  }
   writeFileSync(
     RESULTS_FILE,
     JSON.stringify(
       {
-        date: new Date().toISOString(),
+        date,
+        commit,
+        scale: SCALE,
+        byRun,
         machine: {
           cpus: os.cpus().length,
           model: os.cpus()[0]?.model,
@@ -775,14 +882,19 @@ try {
   )
   console.log(`\nDone in ${Math.round((performance.now() - began) / 1000)} s. Results: ${path.relative(root, RESULTS_FILE)}`)
   if (!PROFILE) {
-    const budgets = readBudgets(path.join(root, 'bench/budgets.json'))
+    const budgets = budgetsFile
     const firstLoad = firstLoadProblems(budgets, path.join(root, 'build'))
     console.log('\nFirst-load JavaScript (KiB gzip) per page, against its budget:')
     for (const row of firstLoad.rows)
       console.log(`  ${String(row.kib).padStart(6)} ≤ ${String(row.budget ?? '?').padStart(4)}  ${row.route}`)
     const problems = [
       ...firstLoad.problems,
-      ...results.flatMap((result) => engineProblems(budgets, result).map((problem) => `${result.engine}: ${problem}`)),
+      // The guards are ×1 figures: a larger community is held to its own ×1 run instead; runs that
+      // take the guards are not held to them (one run of three is below its median by nature).
+      ...results
+        .filter((result) => result.scale === 1 && !TAKE_GUARDS)
+        .flatMap((result) => engineProblems(budgets, result).map((problem) => `${result.engine}: ${problem}`)),
+      ...scaleFindings,
     ]
     if (problems.length) {
       exitCode = 1

@@ -93,9 +93,19 @@ export function failStatements(pattern: RegExp, { times = 1, error = connectionR
   }
 }
 const faults: Array<{ pattern: RegExp; remaining: number; error: () => Error }> = []
+
+/** Tests only: the statements Drizzle sends, with their parameters, until `stop()` (the EXPLAIN test reads them). */
+export function recordStatements() {
+  const statements: Array<{ text: string; params: unknown[] }> = []
+  recorders.push(statements)
+  return { statements, stop: () => void recorders.splice(recorders.indexOf(statements), 1) }
+}
+const recorders: Array<Array<{ text: string; params: unknown[] }>> = []
+
 // Drizzle calls this before it sends each statement: a fault thrown here is the statement's error.
 const faultSwitch = {
-  logQuery(query: string) {
+  logQuery(query: string, params: unknown[]) {
+    for (const statements of recorders) statements.push({ text: query, params })
     if (faults.length === 0) return
     const fault = faults.find((candidate) => candidate.pattern.test(query))
     if (!fault) return
