@@ -52,8 +52,12 @@ test('the next posts come on reaching the end and with “Cargar más”; an app
   await expect(post.getByRole('button', { name: '1 Quitar me gusta' })).toHaveAttribute('aria-pressed', 'true')
   await post.getByRole('button', { name: '0 comentarios', exact: true }).click()
   await post.getByLabel('Escribe un comentario').fill('Me pasó lo mismo el año pasado.')
+  // The comment reloads the first page, then the appended ones ('cantidad'): a live count that
+  // arrives before that second answer is replaced by the answer's older one, so Ana likes after it.
+  const appendedReloaded = page.waitForResponse((response) => /\/comunidad\/publicaciones\.data\?.*cantidad=/.test(response.url()))
   await post.getByRole('button', { name: 'Comentar', exact: true }).click()
   await expectToast(page, 'Comentario añadido')
+  await appendedReloaded
   await expect(post.getByRole('button', { name: '1 comentario', exact: true })).toBeVisible()
   await feedAction(ana.page, { intent: 'like-post', postId })
   await expect(post.getByRole('button', { name: '2 Quitar me gusta' })).toBeVisible({ timeout: 15_000 })
