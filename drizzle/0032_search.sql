@@ -18,8 +18,9 @@ CREATE FUNCTION f_unaccent(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SA
 -- The Spanish stemmer knows '-ación' but not '-acion': after unaccent, 'licitacion' would stay whole
 -- while 'licitaciones' becomes 'licit'. Every '-cion'/'-sion' word is written as its plural first,
 -- so singular and plural, with or without the accent, are the same text before stemming.
+-- Schema-qualified, as in f_unaccent: pg_restore runs the generated columns with an empty search_path.
 CREATE FUNCTION f_search_text(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
-  AS $$ SELECT regexp_replace(f_unaccent($1), '([cs]ion)\M', '\1es', 'g') $$;
+  AS $$ SELECT regexp_replace(public.f_unaccent($1), '([cs]ion)\M', '\1es', 'g') $$;
 --> statement-breakpoint
 -- Weighted vectors, kept by PostgreSQL: A the title, B who and where, C the summary, D the rest.
 ALTER TABLE "community_posts" ADD COLUMN "search_vector" tsvector GENERATED ALWAYS AS (
