@@ -8,18 +8,8 @@ import { cn } from '~/ui/cn'
 import { Input } from '~/ui/input'
 import { Pager } from '~/ui/pager'
 import { UserAvatar } from '~/ui/user-avatar'
-import { KIND_LABELS, SEARCH_ORDERS, SEARCH_TABS, type SearchKind, type SearchOrder, type SearchTab, snippetParts } from '../search'
-
-interface Hit {
-  kind: SearchKind
-  id: string
-  title: string
-  snippet: string
-  author: string | null
-  avatarUrl: string | null
-  at: string
-  href: string
-}
+import { KIND_LABELS, SEARCH_ORDERS, SEARCH_TABS, type SearchOrder, type SearchTab, snippetParts } from '../search'
+import type { SearchHit as Hit } from '../search.server'
 
 interface Props {
   query: string
