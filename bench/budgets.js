@@ -103,13 +103,13 @@ export function withGuards(budgets, summary, { takenAt, commit }) {
   const pages = { ...budgets.pages }
   for (const [name, page] of Object.entries(summary.pages)) {
     const guard = { takenAt, commit }
-    if (page.ratioAt50 != null && page.path !== '/healthz') guard.floor = Math.floor(page.ratioAt50 * 0.8 * 100) / 100
+    if (page.ratioAt50 != null && page.path !== '/healthz') guard.floor = Math.floor(page.ratioAt50 * 0.8 * 1000) / 1000
     if (page.p99At10 != null) guard.p99Ms = Math.ceil(page.p99At10 * 1.2)
     // The hand-set floor and p99 of before issue 38 give way to the engines' guards.
     const kept = { ...pages[name] }
     delete kept.floor
     delete kept.p99Ms
-    pages[name] = { ...kept, statements: page.statements, [summary.engine]: guard }
+    pages[name] = { ...kept, statements: page.statements ?? kept.statements ?? null, [summary.engine]: guard }
   }
   return { ...budgets, pages }
 }

@@ -575,7 +575,7 @@ async function benchEngine(engine, scale) {
       }
       // Each page against /healthz at the same concurrency, in the same run (the budgets are ratios).
       const baseline = scenarios.find((other) => other.path === '/healthz' && other.concurrency === concurrency)
-      scenario.ratioToHealthz = baseline ? Math.round((scenario.requestsPerSecond / baseline.requestsPerSecond) * 100) / 100 : null
+      scenario.ratioToHealthz = baseline ? Math.round((scenario.requestsPerSecond / baseline.requestsPerSecond) * 1000) / 1000 : null
       scenarios.push(scenario)
       printScenario(scenario)
       await sleep(300)
@@ -591,6 +591,7 @@ async function benchEngine(engine, scale) {
     { name: '/legal', path: '/legal' },
     { name: '/comunidad.data (feed loader only)', path: FEED_DATA, shown: 10 },
     { name: '/comunidad.data (all loaders)', path: '/comunidad.data', shown: 10 },
+    { name: '/comunidad/publicaciones.data “Cargar más”, page 2', path: nextPosts(seeded.cursors.page2), shown: 10 },
     {
       name: '/comunidad/publicaciones.data “Cargar más”, page 250',
       path: nextPosts(seeded.cursors.page250),
@@ -603,6 +604,7 @@ async function benchEngine(engine, scale) {
     { name: '/comunidad, first page', path: '/comunidad', document: true },
     { name: '/comunidad, page 2 (cursor)', path: feedPath({ cursor: seeded.cursors.page2 }), document: true },
     { name: '/comunidad, page 250 (cursor)', path: feedPath({ cursor: seeded.cursors.page250 }), document: true },
+    { name: '/buscar?q=evaluacion tecnologias', path: '/buscar?q=evaluacion%20tecnologias' },
     { name: '/comunidad/sesiones, first page', path: '/comunidad/sesiones', sessions: true },
     {
       name: '/comunidad/sesiones, page 2 (cursor)',
