@@ -19,7 +19,16 @@ import { getStripe } from './stripe.server'
  * member cannot bring a code to a subscription they already had.
  */
 
-const optionalNumber = (schema: z.ZodNumber) => z.preprocess(blankToUndefined, schema.optional())
+const optionalNumber = <T extends z.ZodType<number>>(schema: T) => z.preprocess(blankToUndefined, schema.optional())
+
+/** One message per code, the first problem found: what Stripe accepts is letters, digits and dashes. */
+function codeProblem(value: string) {
+  if (!value) return MESSAGES.codeRequired
+  if (CONTROL_CHARS.test(value) || !/^[A-Za-z0-9-]+$/.test(value)) return MESSAGES.codeChars
+  if (value.length < LIMITS.codeMin) return MESSAGES.codeTooShort
+  if (value.length > LIMITS.codeMax) return MESSAGES.codeTooLong
+  return null
+}
 
 export const CodeIntent = z.discriminatedUnion('intent', [
   z
@@ -28,15 +37,10 @@ export const CodeIntent = z.discriminatedUnion('intent', [
       code: z
         .string({ error: MESSAGES.codeRequired })
         .trim()
-        .min(1, MESSAGES.codeRequired)
-        .refine((value) => !CONTROL_CHARS.test(value) && !/\s/.test(value), MESSAGES.codeChars)
-        .pipe(
-          z
-            .string()
-            .min(LIMITS.codeMin, MESSAGES.codeTooShort)
-            .max(LIMITS.codeMax, MESSAGES.codeTooLong)
-            .regex(/^[A-Za-z0-9-]+$/, MESSAGES.codeChars),
-        )
+        .superRefine((value, context) => {
+          const problem = codeProblem(value)
+          if (problem) context.addIssue({ code: 'custom', message: problem })
+        })
         .transform((value) => value.toUpperCase()),
       kind: z.enum(['percent', 'amount'], MESSAGES.kind),
       percentOff: optionalNumber(z.coerce.number({ error: MESSAGES.percent }).int(MESSAGES.percent).min(1, MESSAGES.percent).max(100, MESSAGES.percent)),

@@ -23,8 +23,8 @@ import { PAYMENT_MAILS } from './payment-mail.server'
 import { promotionCodes, subscriptions } from './schema'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { FAKE_WEBHOOK_SECRET, type FakeSubscription, useFakeStripe } from '../../../tests/setup/fake-stripe'
-import { createPeople, createPersona, type People, type Persona } from '../../../tests/setup/members'
-import { formRequest, getRequest, queuedMails, run } from '../../../tests/setup/requests'
+import { completeProfile, createPeople, type People, type Persona } from '../../../tests/setup/members'
+import { createConfirmedUser, formRequest, getRequest, queuedMails, run } from '../../../tests/setup/requests'
 
 useTestDatabase()
 
@@ -44,7 +44,8 @@ beforeAll(async () => {
 let customers = 0
 /** A premium-less member linked to a Stripe customer of the fake, with their subscription there. */
 async function subscriber(subscription: Partial<FakeSubscription> = {}) {
-  const member = await createPersona('member')
+  const member = await createConfirmedUser()
+  await completeProfile(member.userId)
   customers++
   const customer = `cus_life_${customers}_${Date.now()}`
   await getDb().update(profiles).set({ stripeCustomerId: customer }).where(eq(profiles.userId, member.userId))
@@ -419,10 +420,10 @@ describe('promotion codes', () => {
     // Two new members redeem it at Checkout; the third finds it used up.
     const redeemers = []
     for (const index of [1, 2, 3]) {
-      const member = await createPersona('member')
+      const member = await createConfirmedUser()
       const customer = `cus_code_${index}_${Date.now()}`
       await getDb().update(profiles).set({ stripeCustomerId: customer }).where(eq(profiles.userId, member.userId))
-      const sub = { id: `sub_code_${index}_${Date.now()}`, customer, status: 'active', current_period_end: now() + 30 * DAY, price: { id: 'price_monthly_89', unit_amount: 7120, interval: 'month' as const } }
+      const sub = { id: `sub_code_${index}_${Date.now()}`, customer, status: 'active', current_period_end: now() + 30 * DAY, created: now(), price: { id: 'price_monthly_89', unit_amount: 7120, interval: 'month' as const } }
       const outcome = fake.checkoutWithCode('socio-2027', sub)
       if (index === 3) {
         expect(outcome).toBe('This code has been used up.')

@@ -121,7 +121,7 @@ export default function MemberBillingPage({ loaderData: d, actionData }: Route.C
               <input type="hidden" name="intent" value="pause-collection" />
               <Field
                 label={live.pausedUntil ? 'Cambiar la fecha de reanudación' : 'Reanudar el cobro el'}
-                field={fields.resumesOn!}
+                field={fields.resumesOn}
                 type="date"
                 min={d.minDay}
                 max={d.maxDay}

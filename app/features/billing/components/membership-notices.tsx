@@ -112,13 +112,13 @@ function CancelReasonForm({ subscriptionId, answered }: { subscriptionId: string
     <fetcher.Form method="post" action="/billing/membresia" className="grid gap-3" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="cancel-reason" />
       <input type="hidden" name="subscriptionId" value={subscriptionId} />
-      <fieldset className="grid gap-2" aria-describedby={fields.reason!.errors?.length ? fields.reason!.errorId : undefined}>
+      <fieldset className="grid gap-2" aria-describedby={fields.reason.errors?.length ? fields.reason.errorId : undefined}>
         <legend className="mb-1 font-medium">¿Nos cuentas por qué te vas? (opcional)</legend>
         {Object.entries(CANCEL_REASONS).map(([value, label]) => (
           <label key={value} className="flex items-center gap-2">
             <input
               type="radio"
-              name={fields.reason!.name}
+              name={fields.reason.name}
               value={value}
               defaultChecked={answered === value}
               className="size-4 shrink-0 accent-primary"
@@ -126,23 +126,23 @@ function CancelReasonForm({ subscriptionId, answered }: { subscriptionId: string
             {label}
           </label>
         ))}
-        {fields.reason!.errors?.length ? (
-          <p id={fields.reason!.errorId} className="text-destructive">
-            {fields.reason!.errors[0]}
+        {fields.reason.errors?.length ? (
+          <p id={fields.reason.errorId} className="text-destructive">
+            {fields.reason.errors[0]}
           </p>
         ) : null}
       </fieldset>
       <div className="grid gap-1.5">
-        <Label htmlFor={fields.detail!.id}>Si quieres, cuéntanos algo más</Label>
+        <Label htmlFor={fields.detail.id}>Si quieres, cuéntanos algo más</Label>
         <textarea
-          {...getTextareaProps(fields.detail!)}
+          {...getTextareaProps(fields.detail)}
           maxLength={MEMBERSHIP_LIMITS.reasonText}
           rows={3}
           className="rounded-md border border-input bg-background px-3 py-2 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm"
         />
-        {fields.detail!.errors?.length ? (
-          <p id={fields.detail!.errorId} className="text-destructive">
-            {fields.detail!.errors[0]}
+        {fields.detail.errors?.length ? (
+          <p id={fields.detail.errorId} className="text-destructive">
+            {fields.detail.errors[0]}
           </p>
         ) : null}
       </div>
