@@ -62,14 +62,14 @@ test('an admin creates a promotion code, sees it listed and deactivates it, at 1
   const code = `SOCIO-${Date.now().toString(36).toUpperCase()}`
 
   // A refused code first: the field says why.
-  await page.getByLabel('Código').fill('MAL CÓDIGO')
+  await page.getByLabel('Código', { exact: true }).fill('MAL CÓDIGO')
   await page.getByLabel('Porcentaje (si es porcentaje)').fill('150')
   await page.getByRole('button', { name: 'Crear código' }).click()
   await expect(page.getByText('Revisa los datos del código')).toBeVisible()
   await expect(page.getByText('El código solo puede tener letras sin tilde, números y guiones')).toBeVisible()
   await expect(page.getByText('El porcentaje debe estar entre 1 y 100')).toBeVisible()
 
-  await page.getByLabel('Código').fill(code.toLowerCase())
+  await page.getByLabel('Código', { exact: true }).fill(code.toLowerCase())
   await page.getByLabel('Porcentaje (si es porcentaje)').fill('20')
   await page.getByLabel('Duración').selectOption('repeating')
   await page.getByLabel('Meses (si dura unos meses)').fill('3')

@@ -162,9 +162,12 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
     expect((await membershipOf(member.userId)).paymentFailed).toEqual({ text: expect.stringContaining('se ha detenido'), retrying: false })
     expect(await auditOf('premium_removed', member.userId)).toHaveLength(1)
 
-    // Paid later (the new card in the portal): premium back at once, the banner gone.
+    // Paid later (the new card in the portal): Stripe moves the subscription back to active and says
+    // so (invoice.paid itself is acknowledged untouched: it never decides access); premium is back at once.
     Object.assign(member.sub, { status: 'active', current_period_end: now() + 30 * DAY })
     await deliver('invoice.paid', { id: 'in_fail_1', customer: member.customer })
+    expect(await premiumOf(member.userId)).toBe(false)
+    await deliver('customer.subscription.updated', { id: member.sub.id, customer: member.customer })
     expect(await premiumOf(member.userId)).toBe(true)
     expect((await rowOf(member.sub.id)).paymentFailedAt).toBeNull()
     expect((await membershipOf(member.userId)).paymentFailed).toBeNull()
@@ -191,7 +194,7 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
 
   test('events in the opposite order (paid before failed) end in the state Stripe holds', async () => {
     const member = await subscriber({ status: 'active', latest_invoice: 'in_late' })
-    await deliver('invoice.paid', { id: 'in_late', customer: member.customer })
+    await deliver('customer.subscription.updated', { id: member.sub.id, customer: member.customer })
     // The failure's event arrives after the payment: Stripe says active, so nothing fails, nobody is e-mailed.
     await deliver('invoice.payment_failed', { id: 'in_late', customer: member.customer })
     expect(await premiumOf(member.userId)).toBe(true)

@@ -23,8 +23,6 @@ const HANDLED = new Set([
   'customer.subscription.updated',
   'customer.subscription.deleted',
   'invoice.payment_failed',
-  // A late payment brings premium back at once; being re-read from Stripe, it can only say what is so.
-  'invoice.paid',
 ])
 
 /**
@@ -50,7 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (await isEventProcessed(event.id)) return Response.json({ received: true, duplicate: true })
 
   const { customerId, userId } = customerOf(event)
-  // Any other event (customer.updated, charge.*…) says nothing about access:
+  // Any other event (invoice.paid, customer.updated, charge.*…) says nothing about access:
   // acknowledged untouched, so it can never take premium away from a paying member.
   if (!HANDLED.has(event.type) || !customerId) {
     logger.info({ eventId: event.id, type: event.type }, 'Stripe event acknowledged without changes')
