@@ -106,7 +106,7 @@ export async function startFakeStripe() {
       return send(200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' })
     }
     // --- subscriptions' life cycle, promotion codes (billing part B) ---
-    const lifecycle = lifecycleRoutes(req.method!, url.pathname, form)
+    const lifecycle = idempotent(req.headers['idempotency-key'] as string | undefined, () => lifecycleRoutes(req.method!, url.pathname, form))
     if (lifecycle) return send(lifecycle.status, lifecycle.body)
     // --- end of billing part B ---
     const cancelled = req.method === 'DELETE' && /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname)
@@ -147,6 +147,15 @@ export async function startFakeStripe() {
   })
   const invalid = (message: string) => ({ status: 400, body: { error: { type: 'invalid_request_error', message } } })
   const numberOr = (value: string | null) => (value === null || value === '' ? null : Number(value))
+
+  // As Stripe does: a request repeated with its idempotency key gets the first answer, and makes nothing again.
+  const answered = new Map<string, { status: number; body: unknown }>()
+  function idempotent(key: string | undefined, answer: () => { status: number; body: unknown } | null) {
+    if (key && answered.has(key)) return answered.get(key)!
+    const result = answer()
+    if (key && result) answered.set(key, result)
+    return result
+  }
 
   function lifecycleFields(subscription: FakeSubscription) {
     const promotion = subscription.promotion_code ? promotionCodes.find((code) => code.id === subscription.promotion_code) : undefined

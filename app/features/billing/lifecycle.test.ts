@@ -21,7 +21,7 @@ import { membershipOf } from './lifecycle.server'
 import { CODE_MESSAGES, MEMBERSHIP_MESSAGES, PAUSE_MESSAGES } from './limits'
 import { PAYMENT_MAILS } from './payment-mail.server'
 import { promotionCodes, subscriptions } from './schema'
-import { useTestDatabase } from '../../../tests/setup/database'
+import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
 import { FAKE_WEBHOOK_SECRET, type FakeSubscription, useFakeStripe } from '../../../tests/setup/fake-stripe'
 import { completeProfile, createPeople, type People, type Persona } from '../../../tests/setup/members'
 import { createConfirmedUser, formRequest, getRequest, queuedMails, run } from '../../../tests/setup/requests'
@@ -507,5 +507,19 @@ describe('promotion codes', () => {
     const huge = await codes(percentCode('X'.repeat(100_000)), people.admin.cookie)
     expect(huge.status).toBe(400)
     expect(fake.requests.slice(before).filter((r) => r.method === 'POST')).toEqual([])
+  })
+
+  concurrencyTest('the same code created twice at once, and deactivated twice at once: one of each', async () => {
+    const [a, b] = await Promise.all([codes(percentCode('A-LA-VEZ'), people.admin.cookie), codes(percentCode('A-LA-VEZ'), people.admin.cookie)])
+    expect([a.status, b.status].sort()).toEqual([200, 409])
+    const rows = await getDb().select({ id: promotionCodes.id }).from(promotionCodes).where(eq(promotionCodes.code, 'A-LA-VEZ'))
+    expect(rows).toHaveLength(1)
+    const [c, d] = await Promise.all([
+      codes({ intent: 'deactivate-code', codeId: rows[0]!.id }, people.admin.cookie),
+      codes({ intent: 'deactivate-code', codeId: rows[0]!.id }, people.admin.cookie),
+    ])
+    expect([c.status, d.status].sort()).toEqual([200, 409])
+    const audits = await auditOf('promotion_code_deactivated')
+    expect(audits.filter((line) => (line.details as { code?: string }).code === 'A-LA-VEZ')).toHaveLength(1)
   })
 })
