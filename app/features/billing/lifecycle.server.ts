@@ -125,6 +125,11 @@ async function rereadFromStripe(customerId: string) {
   await applySubscriptionState({ customerId, subscriptions: await readSubscriptions(customerId) })
 }
 
+/** Billing is the admins' decision, not moderation's: a member in read-only mode may still keep their membership. */
+export const MEMBERSHIP_OPEN_WHILE_SUSPENDED = ['keep-membership', 'cancel-reason'] as const satisfies ReadonlyArray<
+  z.output<typeof MembershipIntent>['intent']
+>
+
 /** 'Mantener mi membresía' and the optional 'why' (docs/decisions/0012), from /perfil or the community. */
 export function membershipAction(request: Request, user: CurrentUser) {
   return handleIntent(request, MembershipIntent, {
@@ -177,7 +182,7 @@ export function membershipAction(request: Request, user: CurrentUser) {
         return success({ reason }, { title: MEMBERSHIP_MESSAGES.reasonSaved })
       },
     },
-  })
+  }, { openWhileSuspended: MEMBERSHIP_OPEN_WHILE_SUSPENDED })
 }
 
 /* --- The console: a member's payments, paused and resumed --- */
