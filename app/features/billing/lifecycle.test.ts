@@ -372,7 +372,7 @@ describe("the console pauses a member's payments", () => {
       const outcome = await pause(member.userId, fields, people.admin.cookie)
       expect([outcome.status, outcome.data.message.title], JSON.stringify(fields)).toEqual([status, message])
     }
-    const nobody = await pause(people.member.userId, { intent: 'pause-collection', resumesOn: inDays(5) }, people.admin.cookie)
+    const nobody = await pause(people.member.userId!, { intent: 'pause-collection', resumesOn: inDays(5) }, people.admin.cookie)
     expect([nobody.status, nobody.data.message.title]).toEqual([409, PAUSE_MESSAGES.noSubscription])
     expect(fake.requests.slice(before).filter((r) => r.method === 'POST')).toEqual([])
   })
@@ -421,7 +421,7 @@ describe('promotion codes', () => {
     expect(await auditOf('promotion_code_created')).toContainEqual(expect.objectContaining({ actor: people.admin.userId }))
 
     // Two new members redeem it at Checkout; the third finds it used up.
-    const redeemers = []
+    const redeemers: Array<{ member: { userId: string }; customer: string; sub: FakeSubscription }> = []
     for (const index of [1, 2, 3]) {
       const member = await createConfirmedUser()
       const customer = `cus_code_${index}_${Date.now()}`
