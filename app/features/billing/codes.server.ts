@@ -62,7 +62,8 @@ export const CodeIntent = z.discriminatedUnion('intent', [
       if (input.kind === 'percent' && input.percentOff === undefined) context.addIssue({ code: 'custom', path: ['percentOff'], message: MESSAGES.percent })
       if (input.kind === 'amount' && input.amountOff === undefined) context.addIssue({ code: 'custom', path: ['amountOff'], message: MESSAGES.amount })
       if (input.duration === 'repeating' && input.durationMonths === undefined) context.addIssue({ code: 'custom', path: ['durationMonths'], message: MESSAGES.months })
-      if (input.endsOn) {
+      // A malformed day already has its message (the field's own check); Zod runs this refinement anyway.
+      if (input.endsOn && /^\d{4}-\d{2}-\d{2}$/.test(input.endsOn)) {
         const end = fromWallTime(`${input.endsOn}T23:59`, DEFAULT_TIME_ZONE)
         if (!end || Number.isNaN(end.getTime())) context.addIssue({ code: 'custom', path: ['endsOn'], message: MESSAGES.endsOn })
         else if (input.endsOn <= toWallTime(new Date(), DEFAULT_TIME_ZONE).slice(0, 10)) {

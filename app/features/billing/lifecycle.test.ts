@@ -131,7 +131,13 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
     const [mail] = await getDb()
       .select({ payload: jobs.payload })
       .from(jobs)
-      .where(and(eq(jobs.name, 'mail.send'), sql`${jobs.payload}->>'to' = ${member.email}`))
+      .where(
+        and(
+          eq(jobs.name, 'mail.send'),
+          sql`${jobs.payload}->>'to' = ${member.email}`,
+          sql`${jobs.payload}->>'subject' = ${`${PAYMENT_MAILS.failed.subject} · Círculo CEO`}`,
+        ),
+      )
     expect((mail!.payload as { text: string }).text).toContain('http://localhost:3000/perfil#membresia')
     expect((mail!.payload as { text: string }).text).toContain('Actualizar método de pago')
 
