@@ -106,7 +106,9 @@ export async function startFakeStripe() {
       return send(200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' })
     }
     // --- subscriptions' life cycle, promotion codes (billing part B) ---
-    const lifecycle = idempotent(req.headers['idempotency-key'] as string | undefined, () => lifecycleRoutes(req.method!, url.pathname, form))
+    const lifecycle = idempotent(req.headers['idempotency-key'] as string | undefined, () =>
+      lifecycleRoutes(req.method!, url.pathname, form),
+    )
     if (lifecycle) return send(lifecycle.status, lifecycle.body)
     // --- end of billing part B ---
     const cancelled = req.method === 'DELETE' && /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname)
@@ -164,7 +166,14 @@ export async function startFakeStripe() {
       pause_collection: subscription.pause_collection ?? null,
       // As Stripe expands `data.discounts`: the discount names its promotion code.
       discounts: promotion
-        ? [{ id: `di_${subscription.id}`, object: 'discount', promotion_code: promotion.id, coupon: coupons.find((c) => c.id === promotion.coupon) ?? null }]
+        ? [
+            {
+              id: `di_${subscription.id}`,
+              object: 'discount',
+              promotion_code: promotion.id,
+              coupon: coupons.find((c) => c.id === promotion.coupon) ?? null,
+            },
+          ]
         : [],
     }
   }
@@ -186,7 +195,16 @@ export async function startFakeStripe() {
         if (resumesAt !== null && resumesAt <= Date.now() / 1000) return invalid('resumes_at must be in the future')
         subscription.pause_collection = { behavior, resumes_at: resumesAt }
       }
-      return { status: 200, body: { id: subscription.id, object: 'subscription', customer: subscription.customer, status: subscription.status, ...lifecycleFields(subscription) } }
+      return {
+        status: 200,
+        body: {
+          id: subscription.id,
+          object: 'subscription',
+          customer: subscription.customer,
+          status: subscription.status,
+          ...lifecycleFields(subscription),
+        },
+      }
     }
     if (method === 'POST' && path === '/v1/coupons') {
       const percent = numberOr(form.get('percent_off'))

@@ -96,7 +96,11 @@ export default function DashboardPage({ loaderData: d }: Route.ComponentProps) {
             hint={`${d.money.ended} de ${d.money.runningAtStart} suscripciones activas al empezar el periodo`}
           />
           <Stat label="Pagos fallidos en reintento" value={formatNumber(d.money.retrying)} hint="Stripe vuelve a intentar el cobro" />
-          <Stat label="Ingresos perdidos por bajas" value={formatEuros(d.money.lostCents)} hint={`al mes, de las bajas en los ${periodLabel}`} />
+          <Stat
+            label="Ingresos perdidos por bajas"
+            value={formatEuros(d.money.lostCents)}
+            hint={`al mes, de las bajas en los ${periodLabel}`}
+          />
           <Stat
             label="Altas con código"
             value={formatPercent(d.money.codeShare)}

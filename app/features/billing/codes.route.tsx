@@ -27,7 +27,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       discount: code.percentOff !== null ? `${code.percentOff} %` : formatEuros(code.amountOffCents ?? 0),
       duration:
         code.duration === 'repeating' ? `${code.durationMonths} ${code.durationMonths === 1 ? 'mes' : 'meses'}` : DURATIONS[code.duration],
-      uses: code.maxRedemptions === null ? formatNumber(code.redemptions) : `${formatNumber(code.redemptions)} de ${formatNumber(code.maxRedemptions)}`,
+      uses:
+        code.maxRedemptions === null
+          ? formatNumber(code.redemptions)
+          : `${formatNumber(code.redemptions)} de ${formatNumber(code.maxRedemptions)}`,
       mrr: formatEuros(code.mrrCents),
       endsOn: code.expiresAt ? longDate(code.expiresAt) : 'Sin fecha de fin',
       state: code.state,

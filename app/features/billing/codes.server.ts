@@ -43,25 +43,45 @@ export const CodeIntent = z.discriminatedUnion('intent', [
         })
         .transform((value) => value.toUpperCase()),
       kind: z.enum(['percent', 'amount'], MESSAGES.kind),
-      percentOff: optionalNumber(z.coerce.number({ error: MESSAGES.percent }).int(MESSAGES.percent).min(1, MESSAGES.percent).max(100, MESSAGES.percent)),
+      percentOff: optionalNumber(
+        z.coerce.number({ error: MESSAGES.percent }).int(MESSAGES.percent).min(1, MESSAGES.percent).max(100, MESSAGES.percent),
+      ),
       amountOff: optionalNumber(
         z.coerce
           .number({ error: MESSAGES.amount })
           .gt(0, MESSAGES.amount)
           .max(LIMITS.amountMaxEuros, MESSAGES.amount)
-          .refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, MESSAGES.amount),
+          .refine(
+            (value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
+            MESSAGES.amount,
+          ),
       ),
       duration: z.enum(['once', 'repeating', 'forever'], MESSAGES.duration),
-      durationMonths: optionalNumber(z.coerce.number({ error: MESSAGES.months }).int(MESSAGES.months).min(1, MESSAGES.months).max(LIMITS.monthsMax, MESSAGES.months)),
-      maxRedemptions: optionalNumber(
-        z.coerce.number({ error: MESSAGES.maxRedemptions }).int(MESSAGES.maxRedemptions).min(1, MESSAGES.maxRedemptions).max(LIMITS.redemptionsMax, MESSAGES.maxRedemptions),
+      durationMonths: optionalNumber(
+        z.coerce.number({ error: MESSAGES.months }).int(MESSAGES.months).min(1, MESSAGES.months).max(LIMITS.monthsMax, MESSAGES.months),
       ),
-      endsOn: z.preprocess(blankToUndefined, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, MESSAGES.endsOn).optional()),
+      maxRedemptions: optionalNumber(
+        z.coerce
+          .number({ error: MESSAGES.maxRedemptions })
+          .int(MESSAGES.maxRedemptions)
+          .min(1, MESSAGES.maxRedemptions)
+          .max(LIMITS.redemptionsMax, MESSAGES.maxRedemptions),
+      ),
+      endsOn: z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, MESSAGES.endsOn)
+          .optional(),
+      ),
     })
     .superRefine((input, context) => {
-      if (input.kind === 'percent' && input.percentOff === undefined) context.addIssue({ code: 'custom', path: ['percentOff'], message: MESSAGES.percent })
-      if (input.kind === 'amount' && input.amountOff === undefined) context.addIssue({ code: 'custom', path: ['amountOff'], message: MESSAGES.amount })
-      if (input.duration === 'repeating' && input.durationMonths === undefined) context.addIssue({ code: 'custom', path: ['durationMonths'], message: MESSAGES.months })
+      if (input.kind === 'percent' && input.percentOff === undefined)
+        context.addIssue({ code: 'custom', path: ['percentOff'], message: MESSAGES.percent })
+      if (input.kind === 'amount' && input.amountOff === undefined)
+        context.addIssue({ code: 'custom', path: ['amountOff'], message: MESSAGES.amount })
+      if (input.duration === 'repeating' && input.durationMonths === undefined)
+        context.addIssue({ code: 'custom', path: ['durationMonths'], message: MESSAGES.months })
       // A malformed day already has its message (the field's own check); Zod runs this refinement anyway.
       if (input.endsOn && /^\d{4}-\d{2}-\d{2}$/.test(input.endsOn)) {
         const end = fromWallTime(`${input.endsOn}T23:59`, DEFAULT_TIME_ZONE)
@@ -82,9 +102,10 @@ export async function listCodes(now = new Date()) {
     .select({
       codeId: subscriptions.promotionCodeId,
       redemptions: sql<number>`count(*)::int`.as('redemptions'),
-      mrrCents: sql<number>`coalesce(sum(${subscriptions.monthlyCents}) filter (where ${subscriptions.status} in ('active', 'past_due')), 0)::int`.as(
-        'mrr_cents',
-      ),
+      mrrCents:
+        sql<number>`coalesce(sum(${subscriptions.monthlyCents}) filter (where ${subscriptions.status} in ('active', 'past_due')), 0)::int`.as(
+          'mrr_cents',
+        ),
     })
     .from(subscriptions)
     .where(sql`${subscriptions.promotionCodeId} is not null`)
@@ -127,7 +148,10 @@ export function codesAction(request: Request, admin: CurrentUser) {
     'deactivate-code': {
       invalid: MESSAGES.deactivateFailed,
       async run({ codeId }) {
-        const [code] = await getDb().select({ id: promotionCodes.id, code: promotionCodes.code, active: promotionCodes.active }).from(promotionCodes).where(eq(promotionCodes.id, codeId))
+        const [code] = await getDb()
+          .select({ id: promotionCodes.id, code: promotionCodes.code, active: promotionCodes.active })
+          .from(promotionCodes)
+          .where(eq(promotionCodes.id, codeId))
         if (!code) refuse(404, MESSAGES.notFound, { detail: { codeId } })
         if (!code.active) refuse(409, MESSAGES.alreadyInactive, { detail: { codeId } })
         if (!isTestCode(code.id)) {
@@ -142,7 +166,10 @@ export function codesAction(request: Request, admin: CurrentUser) {
             .where(sql`${promotionCodes.id} = ${code.id} and ${promotionCodes.active}`)
             .returning({ id: promotionCodes.id })
           if (updated.length === 0) refuse(409, MESSAGES.alreadyInactive, { detail: { codeId } })
-          await recordAudit({ action: 'promotion_code_deactivated', actorUserId: admin.id, details: { codeId: code.id, code: code.code } }, tx)
+          await recordAudit(
+            { action: 'promotion_code_deactivated', actorUserId: admin.id, details: { codeId: code.id, code: code.code } },
+            tx,
+          )
           return updated.length
         })
         return success({ deactivated: changed }, { title: MESSAGES.deactivated })
@@ -214,7 +241,16 @@ async function createCode(admin: CurrentUser, input: CreateInput) {
       {
         action: 'promotion_code_created',
         actorUserId: admin.id,
-        details: { codeId: ids.id, code: input.code, percentOff, amountOffCents, duration: input.duration, durationMonths, maxRedemptions, endsOn: input.endsOn ?? null },
+        details: {
+          codeId: ids.id,
+          code: input.code,
+          percentOff,
+          amountOffCents,
+          duration: input.duration,
+          durationMonths,
+          maxRedemptions,
+          endsOn: input.endsOn ?? null,
+        },
       },
       tx,
     )

@@ -132,57 +132,62 @@ export const MEMBERSHIP_OPEN_WHILE_SUSPENDED = ['keep-membership', 'cancel-reaso
 
 /** 'Mantener mi membresía' and the optional 'why' (docs/decisions/0012), from /perfil or the community. */
 export function membershipAction(request: Request, user: CurrentUser) {
-  return handleIntent(request, MembershipIntent, {
-    'keep-membership': {
-      invalid: MEMBERSHIP_MESSAGES.keepFailed,
-      async run({ subscriptionId }) {
-        const row = await ownSubscription(user.id, subscriptionId)
-        if (!row.cancelAtPeriodEnd || !(LIVE as readonly string[]).includes(row.status)) {
-          refuse(409, MEMBERSHIP_MESSAGES.nothingToKeep, { detail: { subscriptionId, status: row.status } })
-        }
-        // Kept, the reason no longer explains a cancellation: the churn figures count only real ones.
-        const forget = { cancelReason: null, cancelReasonText: null, cancelReasonAt: null }
-        if (isTestSubscription(row.id)) {
-          await getDb()
+  return handleIntent(
+    request,
+    MembershipIntent,
+    {
+      'keep-membership': {
+        invalid: MEMBERSHIP_MESSAGES.keepFailed,
+        async run({ subscriptionId }) {
+          const row = await ownSubscription(user.id, subscriptionId)
+          if (!row.cancelAtPeriodEnd || !(LIVE as readonly string[]).includes(row.status)) {
+            refuse(409, MEMBERSHIP_MESSAGES.nothingToKeep, { detail: { subscriptionId, status: row.status } })
+          }
+          // Kept, the reason no longer explains a cancellation: the churn figures count only real ones.
+          const forget = { cancelReason: null, cancelReasonText: null, cancelReasonAt: null }
+          if (isTestSubscription(row.id)) {
+            await getDb()
+              .update(subscriptions)
+              .set({ cancelAtPeriodEnd: false, canceledAt: null, ...forget, updatedAt: new Date() })
+              .where(eq(subscriptions.id, row.id))
+          } else {
+            if (getEnv().PAYMENTS_PROVIDER !== 'stripe') refuse(409, MEMBERSHIP_MESSAGES.keepFailed, { detail: { provider: 'not stripe' } })
+            // Two clicks of the same cancellation are one request to Stripe; a later cancellation is another.
+            const cancellation = row.canceledAt?.getTime() ?? 'sin-fecha'
+            await getStripe().subscriptions.update(
+              row.id,
+              { cancel_at_period_end: false },
+              { idempotencyKey: `keep-membership:${row.id}:${cancellation}` },
+            )
+            await getDb().update(subscriptions).set(forget).where(eq(subscriptions.id, row.id))
+            await rereadFromStripe(row.customerId)
+          }
+          return success({ kept: row.id }, { title: MEMBERSHIP_MESSAGES.kept })
+        },
+      },
+      'cancel-reason': {
+        invalid: MEMBERSHIP_MESSAGES.reasonInvalid,
+        async run({ subscriptionId, reason, detail }) {
+          await ownSubscription(user.id, subscriptionId)
+          // Only a cancellation has a reason: a running subscription's answer would be counted as churn.
+          const saved = await getDb()
             .update(subscriptions)
-            .set({ cancelAtPeriodEnd: false, canceledAt: null, ...forget, updatedAt: new Date() })
-            .where(eq(subscriptions.id, row.id))
-        } else {
-          if (getEnv().PAYMENTS_PROVIDER !== 'stripe') refuse(409, MEMBERSHIP_MESSAGES.keepFailed, { detail: { provider: 'not stripe' } })
-          // Two clicks of the same cancellation are one request to Stripe; a later cancellation is another.
-          const cancellation = row.canceledAt?.getTime() ?? 'sin-fecha'
-          await getStripe().subscriptions.update(
-            row.id,
-            { cancel_at_period_end: false },
-            { idempotencyKey: `keep-membership:${row.id}:${cancellation}` },
-          )
-          await getDb().update(subscriptions).set(forget).where(eq(subscriptions.id, row.id))
-          await rereadFromStripe(row.customerId)
-        }
-        return success({ kept: row.id }, { title: MEMBERSHIP_MESSAGES.kept })
+            .set({ cancelReason: reason, cancelReasonText: detail ?? null, cancelReasonAt: new Date() })
+            .where(
+              and(
+                eq(subscriptions.id, subscriptionId),
+                eq(subscriptions.userId, user.id),
+                or(eq(subscriptions.cancelAtPeriodEnd, true), eq(subscriptions.status, 'canceled')),
+              ),
+            )
+            .returning({ id: subscriptions.id })
+          if (saved.length === 0) refuse(409, MEMBERSHIP_MESSAGES.nothingToKeep, { detail: { subscriptionId } })
+          return success({ reason }, { title: MEMBERSHIP_MESSAGES.reasonSaved })
+        },
       },
     },
-    'cancel-reason': {
-      invalid: MEMBERSHIP_MESSAGES.reasonInvalid,
-      async run({ subscriptionId, reason, detail }) {
-        await ownSubscription(user.id, subscriptionId)
-        // Only a cancellation has a reason: a running subscription's answer would be counted as churn.
-        const saved = await getDb()
-          .update(subscriptions)
-          .set({ cancelReason: reason, cancelReasonText: detail ?? null, cancelReasonAt: new Date() })
-          .where(
-            and(
-              eq(subscriptions.id, subscriptionId),
-              eq(subscriptions.userId, user.id),
-              or(eq(subscriptions.cancelAtPeriodEnd, true), eq(subscriptions.status, 'canceled')),
-            ),
-          )
-          .returning({ id: subscriptions.id })
-        if (saved.length === 0) refuse(409, MEMBERSHIP_MESSAGES.nothingToKeep, { detail: { subscriptionId } })
-        return success({ reason }, { title: MEMBERSHIP_MESSAGES.reasonSaved })
-      },
-    },
-  }, { openWhileSuspended: MEMBERSHIP_OPEN_WHILE_SUSPENDED })
+    { openWhileSuspended: MEMBERSHIP_OPEN_WHILE_SUSPENDED },
+  )
 }
 
 /* --- The console: a member's payments, paused and resumed --- */
@@ -274,7 +279,12 @@ export function memberBillingAction(request: Request, admin: CurrentUser, member
         const subscription = await liveSubscriptionOf(memberId)
         if (!subscription.pausedUntil) refuse(409, PAUSE_MESSAGES.notPaused, { detail: { subscriptionId: subscription.id } })
         await setCollection(subscription, null)
-        await recordAudit({ action: 'billing_resumed', actorUserId: admin.id, targetUserId: memberId, details: { subscriptionId: subscription.id } })
+        await recordAudit({
+          action: 'billing_resumed',
+          actorUserId: admin.id,
+          targetUserId: memberId,
+          details: { subscriptionId: subscription.id },
+        })
         return success({ resumed: true }, { title: PAUSE_MESSAGES.resumed })
       },
     },

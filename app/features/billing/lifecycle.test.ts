@@ -226,11 +226,20 @@ describe("cancelling at the period's end: 'Mantener mi membresía' and why", () 
     const member = await cancelling()
     expect(dayAndMonth(new Date(endsOn * 1000))).toBe('12 de enero')
     const profile = await load(profileRoute, '/perfil', member.cookie)
-    expect(profile.data.membership.ending).toEqual({ text: 'Tu membresía termina el 12 de enero', subscriptionId: member.sub.id, reason: null })
-    expect((await load(communityLayout, '/comunidad', member.cookie)).data.membership.ending.text).toBe('Tu membresía termina el 12 de enero')
+    expect(profile.data.membership.ending).toEqual({
+      text: 'Tu membresía termina el 12 de enero',
+      subscriptionId: member.sub.id,
+      reason: null,
+    })
+    expect((await load(communityLayout, '/comunidad', member.cookie)).data.membership.ending.text).toBe(
+      'Tu membresía termina el 12 de enero',
+    )
     expect(MEMBERSHIP_MESSAGES.keep).toBe('Mantener mi membresía')
 
-    const why = await membership({ intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'Lo paga mi empresa y ha recortado.' }, member.cookie)
+    const why = await membership(
+      { intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'Lo paga mi empresa y ha recortado.' },
+      member.cookie,
+    )
     expect(why.status).toBe(200)
     expect(why.data.message.title).toBe('Gracias por contárnoslo')
     const row = await rowOf(member.sub.id)
@@ -262,8 +271,16 @@ describe("cancelling at the period's end: 'Mantener mi membresía' and why", () 
     const member = await cancelling()
     const other = await cancelling()
     const cases: Array<[Record<string, string>, number, string]> = [
-      [{ intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'x'.repeat(501) }, 400, MEMBERSHIP_MESSAGES.reasonInvalid],
-      [{ intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'hola\u0000\u202Emundo' }, 400, MEMBERSHIP_MESSAGES.reasonInvalid],
+      [
+        { intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'x'.repeat(501) },
+        400,
+        MEMBERSHIP_MESSAGES.reasonInvalid,
+      ],
+      [
+        { intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'hola\u0000\u202Emundo' },
+        400,
+        MEMBERSHIP_MESSAGES.reasonInvalid,
+      ],
       [{ intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'me-aburro' }, 400, MEMBERSHIP_MESSAGES.reasonInvalid],
       [{ intent: 'cancel-reason', subscriptionId: other.sub.id, reason: 'precio' }, 404, MEMBERSHIP_MESSAGES.noSubscription],
       [{ intent: 'keep-membership', subscriptionId: other.sub.id }, 404, MEMBERSHIP_MESSAGES.noSubscription],
@@ -275,7 +292,10 @@ describe("cancelling at the period's end: 'Mantener mi membresía' and why", () 
       expect(outcome.status, JSON.stringify(fields).slice(0, 80)).toBe(status)
       expect(outcome.data.message.title).toBe(message)
     }
-    const tooLong = await membership({ intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'x'.repeat(501) }, member.cookie)
+    const tooLong = await membership(
+      { intent: 'cancel-reason', subscriptionId: member.sub.id, reason: 'precio', detail: 'x'.repeat(501) },
+      member.cookie,
+    )
     expect(tooLong.data.submission.error.detail).toEqual([MEMBERSHIP_MESSAGES.reasonTooLong])
     const json = await run(() =>
       membershipRoute.action({
@@ -311,7 +331,9 @@ describe("the console pauses a member's payments", () => {
     await deliver('customer.subscription.created', { id: member.sub.id, customer: member.customer })
     const cookie = people[persona].cookie
     const status = persona === 'anonymous' ? 302 : 404
-    expect((await load(memberBillingRoute, `/admin/miembros/${member.userId}/cobro`, cookie, { userId: member.userId })).status).toBe(status)
+    expect((await load(memberBillingRoute, `/admin/miembros/${member.userId}/cobro`, cookie, { userId: member.userId })).status).toBe(
+      status,
+    )
     expect((await pause(member.userId, { intent: 'pause-collection', resumesOn: inDays(30) }, cookie)).status).toBe(status)
     expect((await pause(member.userId, { intent: 'resume-collection' }, cookie)).status).toBe(status)
     expect(member.sub.pause_collection ?? null).toBeNull()
@@ -355,7 +377,12 @@ describe("the console pauses a member's payments", () => {
     const resumed = await pause(member.userId, { intent: 'resume-collection' }, people.admin.cookie)
     expect(resumed.status).toBe(200)
     expect(resumed.data.message.title).toBe(PAUSE_MESSAGES.resumed)
-    expect(fake.requests.filter((r) => r.path === `/v1/subscriptions/${member.sub.id}`).at(-1)!.form.get('pause_collection')).toBe('')
+    expect(
+      fake.requests
+        .filter((r) => r.path === `/v1/subscriptions/${member.sub.id}`)
+        .at(-1)!
+        .form.get('pause_collection'),
+    ).toBe('')
     expect((await rowOf(member.sub.id)).pausedUntil).toBeNull()
     expect(await auditOf('billing_resumed', member.userId)).toHaveLength(1)
     const again = await pause(member.userId, { intent: 'resume-collection' }, people.admin.cookie)
@@ -398,21 +425,34 @@ describe('promotion codes', () => {
     ...extra,
   })
 
-  test.each(['anonymous', 'member', 'premium', 'moderator'] as Persona[])('%s can neither see, create nor deactivate codes', async (persona) => {
-    const cookie = people[persona].cookie
-    const status = persona === 'anonymous' ? 302 : 404
-    expect((await load(codesRoute, '/admin/codigos', cookie)).status).toBe(status)
-    expect((await codes(percentCode(`NOPE-${persona}`), cookie)).status).toBe(status)
-    expect((await codes({ intent: 'deactivate-code', codeId: 'promo_fake_1' }, cookie)).status).toBe(status)
-    expect(await getDb().select().from(promotionCodes).where(eq(promotionCodes.code, `NOPE-${persona.toUpperCase()}`))).toEqual([])
-  })
+  test.each(['anonymous', 'member', 'premium', 'moderator'] as Persona[])(
+    '%s can neither see, create nor deactivate codes',
+    async (persona) => {
+      const cookie = people[persona].cookie
+      const status = persona === 'anonymous' ? 302 : 404
+      expect((await load(codesRoute, '/admin/codigos', cookie)).status).toBe(status)
+      expect((await codes(percentCode(`NOPE-${persona}`), cookie)).status).toBe(status)
+      expect((await codes({ intent: 'deactivate-code', codeId: 'promo_fake_1' }, cookie)).status).toBe(status)
+      expect(
+        await getDb()
+          .select()
+          .from(promotionCodes)
+          .where(eq(promotionCodes.code, `NOPE-${persona.toUpperCase()}`)),
+      ).toEqual([])
+    },
+  )
 
   test('created as a Stripe coupon and promotion code; redeemed, exhausted, first-time only; its revenue; deactivated', async () => {
     const created = await codes(percentCode('socio-2027', { maxRedemptions: '2', endsOn: '2099-12-31' }), people.admin.cookie)
     expect(created.status).toBe(200)
     expect(created.data.message.title).toBe(CODE_MESSAGES.created)
     const coupon = fake.requests.filter((r) => r.path === '/v1/coupons').at(-1)!
-    expect(Object.fromEntries(coupon.form)).toMatchObject({ percent_off: '20', duration: 'repeating', duration_in_months: '3', name: 'SOCIO-2027' })
+    expect(Object.fromEntries(coupon.form)).toMatchObject({
+      percent_off: '20',
+      duration: 'repeating',
+      duration_in_months: '3',
+      name: 'SOCIO-2027',
+    })
     const promotion = fake.requests.filter((r) => r.path === '/v1/promotion_codes').at(-1)!
     expect(Object.fromEntries(promotion.form)).toMatchObject({
       'promotion[type]': 'coupon',
@@ -423,7 +463,15 @@ describe('promotion codes', () => {
     })
     expect(Number(promotion.form.get('expires_at'))).toBe(Date.UTC(2099, 11, 31, 22, 59) / 1000)
     const [code] = await listCodes()
-    expect(code).toMatchObject({ code: 'SOCIO-2027', percentOff: 20, duration: 'repeating', durationMonths: 3, maxRedemptions: 2, redemptions: 0, state: 'active' })
+    expect(code).toMatchObject({
+      code: 'SOCIO-2027',
+      percentOff: 20,
+      duration: 'repeating',
+      durationMonths: 3,
+      maxRedemptions: 2,
+      redemptions: 0,
+      state: 'active',
+    })
     expect(await auditOf('promotion_code_created')).toContainEqual(expect.objectContaining({ actor: people.admin.userId }))
 
     // Two new members redeem it at Checkout; the third finds it used up.
@@ -432,7 +480,14 @@ describe('promotion codes', () => {
       const member = await createConfirmedUser()
       const customer = `cus_code_${index}_${Date.now()}`
       await getDb().update(profiles).set({ stripeCustomerId: customer }).where(eq(profiles.userId, member.userId))
-      const sub = { id: `sub_code_${index}_${Date.now()}`, customer, status: 'active', current_period_end: now() + 30 * DAY, created: now(), price: { id: 'price_monthly_89', unit_amount: 7120, interval: 'month' as const } }
+      const sub = {
+        id: `sub_code_${index}_${Date.now()}`,
+        customer,
+        status: 'active',
+        current_period_end: now() + 30 * DAY,
+        created: now(),
+        price: { id: 'price_monthly_89', unit_amount: 7120, interval: 'month' as const },
+      }
       const outcome = fake.checkoutWithCode('socio-2027', sub)
       if (index === 3) {
         expect(outcome).toBe('This code has been used up.')
@@ -442,7 +497,10 @@ describe('promotion codes', () => {
       await deliver('checkout.session.completed', { id: `cs_${index}`, customer, client_reference_id: member.userId })
       redeemers.push({ member, customer, sub })
       // A customer who already has a subscription cannot bring the code to another one.
-      if (index === 1) expect(fake.checkoutWithCode('SOCIO-2027', { ...sub, id: `sub_again_${Date.now()}` })).toBe('This code is only for first-time customers.')
+      if (index === 1)
+        expect(fake.checkoutWithCode('SOCIO-2027', { ...sub, id: `sub_again_${Date.now()}` })).toBe(
+          'This code is only for first-time customers.',
+        )
     }
     expect((await rowOf(redeemers[0]!.sub.id)).promotionCodeId).toBe(code!.id)
 
@@ -452,14 +510,25 @@ describe('promotion codes', () => {
     const [after] = await listCodes()
     expect(after).toMatchObject({ redemptions: 2, mrrCents: 2 * 7120, state: 'exhausted' })
     const page = await load(codesRoute, '/admin/codigos', people.admin.cookie)
-    expect(page.data.codes[0]).toMatchObject({ code: 'SOCIO-2027', uses: '2 de 2', state: 'exhausted', discount: '20 %', duration: '3 meses' })
+    expect(page.data.codes[0]).toMatchObject({
+      code: 'SOCIO-2027',
+      uses: '2 de 2',
+      state: 'exhausted',
+      discount: '20 %',
+      duration: '3 meses',
+    })
     const money = (await loadDashboard(30)).money
     expect(money.newWithCode).toBeGreaterThanOrEqual(2)
     expect(money.codeShare).toBeGreaterThan(0)
 
     const off = await codes({ intent: 'deactivate-code', codeId: code!.id }, people.admin.cookie)
     expect([off.status, off.data.message.title]).toEqual([200, CODE_MESSAGES.deactivated])
-    expect(fake.requests.filter((r) => r.path === `/v1/promotion_codes/${code!.id}`).at(-1)!.form.get('active')).toBe('false')
+    expect(
+      fake.requests
+        .filter((r) => r.path === `/v1/promotion_codes/${code!.id}`)
+        .at(-1)!
+        .form.get('active'),
+    ).toBe('false')
     expect(fake.promotionCodes.find((p) => p.id === code!.id)!.active).toBe(false)
     expect((await listCodes())[0]!.state).toBe('inactive')
     expect(await auditOf('promotion_code_deactivated')).toHaveLength(1)
@@ -470,12 +539,18 @@ describe('promotion codes', () => {
   })
 
   test('an amount off, for ever: the coupon in cents of euros', async () => {
-    const created = await codes({ intent: 'create-code', code: 'EMPRESA-10', kind: 'amount', amountOff: '10.50', duration: 'forever' }, people.admin.cookie)
+    const created = await codes(
+      { intent: 'create-code', code: 'EMPRESA-10', kind: 'amount', amountOff: '10.50', duration: 'forever' },
+      people.admin.cookie,
+    )
     expect(created.status).toBe(200)
     const coupon = fake.requests.filter((r) => r.path === '/v1/coupons').at(-1)!
     expect(Object.fromEntries(coupon.form)).toMatchObject({ amount_off: '1050', currency: 'eur', duration: 'forever' })
     expect(coupon.form.has('duration_in_months')).toBe(false)
-    const duplicate = await codes({ intent: 'create-code', code: 'empresa-10', kind: 'percent', percentOff: '5', duration: 'once' }, people.admin.cookie)
+    const duplicate = await codes(
+      { intent: 'create-code', code: 'empresa-10', kind: 'percent', percentOff: '5', duration: 'once' },
+      people.admin.cookie,
+    )
     expect([duplicate.status, duplicate.data.message.title]).toEqual([409, CODE_MESSAGES.codeTaken])
   })
 
@@ -516,7 +591,10 @@ describe('promotion codes', () => {
   })
 
   concurrencyTest('the same code created twice at once, and deactivated twice at once: one of each', async () => {
-    const [a, b] = await Promise.all([codes(percentCode('A-LA-VEZ'), people.admin.cookie), codes(percentCode('A-LA-VEZ'), people.admin.cookie)])
+    const [a, b] = await Promise.all([
+      codes(percentCode('A-LA-VEZ'), people.admin.cookie),
+      codes(percentCode('A-LA-VEZ'), people.admin.cookie),
+    ])
     expect([a.status, b.status].sort()).toEqual([200, 409])
     const rows = await getDb().select({ id: promotionCodes.id }).from(promotionCodes).where(eq(promotionCodes.code, 'A-LA-VEZ'))
     expect(rows).toHaveLength(1)

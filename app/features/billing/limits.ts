@@ -54,7 +54,14 @@ export const PAUSE_MESSAGES = {
 export const PAUSE_MAX_DAYS = 366
 
 /** The console's promotion codes. */
-export const CODE_LIMITS = { codeMin: 3, codeMax: 40, percentMax: 100, amountMaxEuros: 10_000, monthsMax: 36, redemptionsMax: 100_000 } as const
+export const CODE_LIMITS = {
+  codeMin: 3,
+  codeMax: 40,
+  percentMax: 100,
+  amountMaxEuros: 10_000,
+  monthsMax: 36,
+  redemptionsMax: 100_000,
+} as const
 
 export const CODE_MESSAGES = {
   invalid: 'Revisa los datos del código',

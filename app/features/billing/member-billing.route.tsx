@@ -70,7 +70,10 @@ export default function MemberBillingPage({ loaderData: d, actionData }: Route.C
   })
   return (
     <div className="grid max-w-2xl gap-4">
-      <Link to={`/usuario/${d.member.userId}`} className="inline-flex items-center gap-1 text-sm text-primary underline-offset-4 hover:underline">
+      <Link
+        to={`/usuario/${d.member.userId}`}
+        className="inline-flex items-center gap-1 text-sm text-primary underline-offset-4 hover:underline"
+      >
         <ArrowLeft className="size-4" aria-hidden /> Perfil de {d.member.name}
       </Link>
       <h2 className="text-xl font-semibold [overflow-wrap:anywhere]">Cobro de {d.member.name}</h2>
@@ -91,7 +94,9 @@ export default function MemberBillingPage({ loaderData: d, actionData }: Route.C
                   <CardDescription className="[overflow-wrap:anywhere]">{row.id}</CardDescription>
                 </CardHeader>
                 <CardContent className="grid gap-1 text-sm">
-                  {row.periodEnd ? <p>{row.endsAtPeriodEnd ? `Termina el ${row.periodEnd}` : `Periodo pagado hasta el ${row.periodEnd}`}</p> : null}
+                  {row.periodEnd ? (
+                    <p>{row.endsAtPeriodEnd ? `Termina el ${row.periodEnd}` : `Periodo pagado hasta el ${row.periodEnd}`}</p>
+                  ) : null}
                   {row.pausedUntil ? <p>Cobro en pausa hasta el {row.pausedUntil}; Stripe lo reanuda ese día.</p> : null}
                   {row.failedSince ? <p>Pago fallido desde el {row.failedSince}.</p> : null}
                 </CardContent>

@@ -66,9 +66,15 @@ export const subscriptions = pgTable(
     index('subscriptions_user_idx').on(table.userId),
     index('subscriptions_status_idx').on(table.status),
     // The members table's 'Pago fallido' and 'En pausa' read only these few rows.
-    index('subscriptions_payment_failed_idx').on(table.userId).where(sql`payment_failed_at is not null`),
-    index('subscriptions_paused_idx').on(table.userId).where(sql`paused_until is not null`),
-    index('subscriptions_promotion_code_idx').on(table.promotionCodeId).where(sql`promotion_code_id is not null`),
+    index('subscriptions_payment_failed_idx')
+      .on(table.userId)
+      .where(sql`payment_failed_at is not null`),
+    index('subscriptions_paused_idx')
+      .on(table.userId)
+      .where(sql`paused_until is not null`),
+    index('subscriptions_promotion_code_idx')
+      .on(table.promotionCodeId)
+      .where(sql`promotion_code_id is not null`),
   ],
 )
 

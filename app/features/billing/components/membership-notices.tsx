@@ -49,7 +49,10 @@ export function MembershipBanner({ membership }: { membership: MembershipView | 
   return (
     <section aria-label="Tu membresía" className="grid gap-2">
       {membership.paymentFailed ? (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+        <div
+          role="alert"
+          className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+        >
           <AlertTriangle className="size-4 shrink-0" aria-hidden />
           <p className="min-w-0 flex-1 basis-60">{membership.paymentFailed.text}</p>
           <UpdatePaymentButton />
