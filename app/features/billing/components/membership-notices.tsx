@@ -75,7 +75,7 @@ export function MembershipNotices({ membership }: { membership: MembershipView |
   const { paymentFailed, ending, paused } = membership
   if (!paymentFailed && !ending && !paused) return null
   return (
-    <div id="membresia" className="grid gap-3">
+    <div id="membresia" className="mt-4 grid gap-3">
       {paymentFailed ? (
         <div role="alert" className="grid gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
           <p className="flex gap-2">
