@@ -105,6 +105,12 @@ export function longDate(date: DateInput, timeZone = DEFAULT_TIME_ZONE) {
   return `${day} de ${MONTHS[month - 1] ?? ''} de ${year}`
 }
 
+/** '12 de enero': a date within the coming year ('Tu membresía termina el …'). */
+export function dayAndMonth(date: DateInput, timeZone = DEFAULT_TIME_ZONE) {
+  const { month, day } = fieldsIn(date, timeZone)
+  return `${day} de ${MONTHS[month - 1] ?? ''}`
+}
+
 /** 'noviembre de 2026' */
 export function formatMonthYear(date: DateInput, timeZone = DEFAULT_TIME_ZONE) {
   const { year, month } = fieldsIn(date, timeZone)

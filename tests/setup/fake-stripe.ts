@@ -16,6 +16,10 @@ export interface FakeSubscription {
   canceled_at?: number | null
   ended_at?: number | null
   cancel_at_period_end?: boolean
+  /** Billing part B: the invoice Stripe is retrying, a paused collection, a redeemed promotion code. */
+  latest_invoice?: string | null
+  pause_collection?: { behavior: string; resumes_at: number | null } | null
+  promotion_code?: string | null
 }
 
 /**
@@ -79,6 +83,7 @@ export async function startFakeStripe() {
             canceled_at: subscription.canceled_at ?? null,
             ended_at: subscription.ended_at ?? null,
             cancel_at_period_end: subscription.cancel_at_period_end ?? false,
+            ...lifecycleFields(subscription),
             items: {
               object: 'list',
               data: [
@@ -100,6 +105,12 @@ export async function startFakeStripe() {
         })
       return send(200, { object: 'list', data, has_more: false, url: '/v1/subscriptions' })
     }
+    // --- subscriptions' life cycle, promotion codes (billing part B) ---
+    const lifecycle = idempotent(req.headers['idempotency-key'] as string | undefined, () =>
+      lifecycleRoutes(req.method!, url.pathname, form),
+    )
+    if (lifecycle) return send(lifecycle.status, lifecycle.body)
+    // --- end of billing part B ---
     const cancelled = req.method === 'DELETE' && /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname)
     if (cancelled) {
       const subscription = subscriptions.find((candidate) => candidate.id === cancelled[1])
@@ -110,12 +121,176 @@ export async function startFakeStripe() {
     }
     send(404, { error: { type: 'invalid_request_error', message: `No fake for ${req.method} ${url.pathname}` } })
   })
+  // --- subscriptions' life cycle, promotion codes (billing part B) ---
+  interface FakeCoupon {
+    id: string
+    percent_off: number | null
+    amount_off: number | null
+    currency: string | null
+    duration: string
+    duration_in_months: number | null
+    name: string | null
+  }
+  interface FakePromotionCode {
+    id: string
+    code: string
+    coupon: string
+    active: boolean
+    max_redemptions: number | null
+    expires_at: number | null
+    times_redeemed: number
+    first_time_transaction: boolean
+  }
+  const coupons: FakeCoupon[] = []
+  const promotionCodes: FakePromotionCode[] = []
+  const notFound = (what: string, id: string) => ({
+    status: 404,
+    body: { error: { type: 'invalid_request_error', message: `No such ${what}: '${id}'` } },
+  })
+  const invalid = (message: string) => ({ status: 400, body: { error: { type: 'invalid_request_error', message } } })
+  const numberOr = (value: string | null) => (value === null || value === '' ? null : Number(value))
+
+  // As Stripe does: a request repeated with its idempotency key gets the first answer, and makes nothing again.
+  const answered = new Map<string, { status: number; body: unknown }>()
+  function idempotent(key: string | undefined, answer: () => { status: number; body: unknown } | null) {
+    if (key && answered.has(key)) return answered.get(key)!
+    const result = answer()
+    if (key && result) answered.set(key, result)
+    return result
+  }
+
+  function lifecycleFields(subscription: FakeSubscription) {
+    const promotion = subscription.promotion_code ? promotionCodes.find((code) => code.id === subscription.promotion_code) : undefined
+    return {
+      latest_invoice: subscription.latest_invoice ?? null,
+      pause_collection: subscription.pause_collection ?? null,
+      // As Stripe expands `data.discounts`: the discount names its promotion code.
+      discounts: promotion
+        ? [
+            {
+              id: `di_${subscription.id}`,
+              object: 'discount',
+              promotion_code: promotion.id,
+              coupon: coupons.find((c) => c.id === promotion.coupon) ?? null,
+            },
+          ]
+        : [],
+    }
+  }
+
+  function lifecycleRoutes(method: string, path: string, form: URLSearchParams): { status: number; body: unknown } | null {
+    const updated = method === 'POST' && /^\/v1\/subscriptions\/([^/]+)$/.exec(path)
+    if (updated) {
+      const subscription = subscriptions.find((candidate) => candidate.id === updated[1])
+      if (!subscription) return notFound('subscription', updated[1]!)
+      if (form.has('cancel_at_period_end')) {
+        subscription.cancel_at_period_end = form.get('cancel_at_period_end') === 'true'
+        subscription.canceled_at = subscription.cancel_at_period_end ? Math.floor(Date.now() / 1000) : null
+      }
+      if (form.get('pause_collection') === '') subscription.pause_collection = null
+      else if (form.has('pause_collection[behavior]')) {
+        const behavior = form.get('pause_collection[behavior]')!
+        if (!['void', 'keep_as_draft', 'mark_uncollectible'].includes(behavior)) return invalid('Invalid pause_collection[behavior]')
+        const resumesAt = numberOr(form.get('pause_collection[resumes_at]'))
+        if (resumesAt !== null && resumesAt <= Date.now() / 1000) return invalid('resumes_at must be in the future')
+        subscription.pause_collection = { behavior, resumes_at: resumesAt }
+      }
+      return {
+        status: 200,
+        body: {
+          id: subscription.id,
+          object: 'subscription',
+          customer: subscription.customer,
+          status: subscription.status,
+          ...lifecycleFields(subscription),
+        },
+      }
+    }
+    if (method === 'POST' && path === '/v1/coupons') {
+      const percent = numberOr(form.get('percent_off'))
+      const amount = numberOr(form.get('amount_off'))
+      if ((percent === null) === (amount === null)) return invalid('Exactly one of percent_off or amount_off is required')
+      if (percent !== null && (percent <= 0 || percent > 100)) return invalid('Invalid percent_off')
+      if (amount !== null && (amount <= 0 || !form.get('currency'))) return invalid('Invalid amount_off or currency')
+      const duration = form.get('duration') ?? 'once'
+      if (duration === 'repeating' && !form.get('duration_in_months')) return invalid('duration_in_months is required')
+      const coupon: FakeCoupon = {
+        id: `coupon_fake_${coupons.length + 1}`,
+        percent_off: percent,
+        amount_off: amount,
+        currency: form.get('currency'),
+        duration,
+        duration_in_months: numberOr(form.get('duration_in_months')),
+        name: form.get('name'),
+      }
+      coupons.push(coupon)
+      return { status: 200, body: { object: 'coupon', valid: true, ...coupon } }
+    }
+    if (method === 'POST' && path === '/v1/promotion_codes') {
+      const coupon = form.get('promotion[coupon]') ?? ''
+      if (form.get('promotion[type]') !== 'coupon' || !coupons.some((c) => c.id === coupon)) return notFound('coupon', coupon)
+      const code = form.get('code') ?? ''
+      if (!/^[A-Za-z0-9-]+$/.test(code)) return invalid('Invalid code')
+      if (promotionCodes.some((existing) => existing.active && existing.code.toUpperCase() === code.toUpperCase()))
+        return invalid('An active promotion code with this code already exists')
+      const promotion: FakePromotionCode = {
+        id: `promo_fake_${promotionCodes.length + 1}`,
+        code,
+        coupon,
+        active: true,
+        max_redemptions: numberOr(form.get('max_redemptions')),
+        expires_at: numberOr(form.get('expires_at')),
+        times_redeemed: 0,
+        first_time_transaction: form.get('restrictions[first_time_transaction]') === 'true',
+      }
+      promotionCodes.push(promotion)
+      return { status: 200, body: fakePromotionCode(promotion) }
+    }
+    const promotionUpdate = method === 'POST' && /^\/v1\/promotion_codes\/([^/]+)$/.exec(path)
+    if (promotionUpdate) {
+      const promotion = promotionCodes.find((candidate) => candidate.id === promotionUpdate[1])
+      if (!promotion) return notFound('promotion_code', promotionUpdate[1]!)
+      if (form.has('active')) promotion.active = form.get('active') === 'true'
+      return { status: 200, body: fakePromotionCode(promotion) }
+    }
+    return null
+  }
+
+  const fakePromotionCode = (promotion: FakePromotionCode) => ({
+    object: 'promotion_code',
+    ...promotion,
+    promotion: { type: 'coupon', coupon: promotion.coupon },
+    restrictions: { first_time_transaction: promotion.first_time_transaction },
+  })
+
+  /**
+   * What Checkout does with a code typed by a customer: refused when inactive, expired, used up,
+   * or (first_time_transaction) when the customer has paid before; else the new subscription
+   * carries it. Returns the refusal, or the subscription.
+   */
+  function checkoutWithCode(code: string, subscription: FakeSubscription): string | FakeSubscription {
+    const promotion = promotionCodes.find((candidate) => candidate.code.toUpperCase() === code.toUpperCase())
+    if (!promotion || !promotion.active) return 'This code is invalid.'
+    if (promotion.expires_at !== null && promotion.expires_at <= Date.now() / 1000) return 'This code has expired.'
+    if (promotion.max_redemptions !== null && promotion.times_redeemed >= promotion.max_redemptions) return 'This code has been used up.'
+    if (promotion.first_time_transaction && subscriptions.some((existing) => existing.customer === subscription.customer))
+      return 'This code is only for first-time customers.'
+    promotion.times_redeemed++
+    subscriptions.push({ ...subscription, promotion_code: promotion.id })
+    return subscriptions.at(-1)!
+  }
+  // --- end of billing part B ---
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     subscriptions,
+    // Billing part B: what the fake holds of codes, and a Checkout that redeems one.
+    coupons,
+    promotionCodes,
+    checkoutWithCode,
     /** The next `times` requests fail (the SDK retries up to twice on its own). */
     failNextWith(status: number, times = 3) {
       failNext = { status, times }

@@ -28,6 +28,8 @@ import { listPasskeys } from './passkeys.server'
 import { PasskeysSection } from './components/passkeys'
 import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
+import { MembershipNotices } from '~/features/billing/components/membership-notices'
+import { membershipOf } from '~/features/billing/lifecycle.server'
 import { displayName } from './display-name'
 import { isProfileComplete } from './profile-completeness'
 import { ChangeEmailSchema, ChangePasswordSchema, EMAIL_CHANGE_MESSAGES, ProfileSchema } from './profile-schemas'
@@ -43,10 +45,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
   // Each card's own read: one that fails leaves the rest of the page, and that card says so (ADR 0012).
-  const [preferences, devices, passkeys] = await Promise.all([
+  const [preferences, devices, passkeys, membership] = await Promise.all([
     orWhenFailed(getPreferences(user.id), null, 'notification preferences'),
     orWhenFailed(listDevices(user.id, currentSessionToken(request)), null, 'devices'),
     orWhenFailed(listPasskeys(user.id), null, 'passkeys'),
+    orWhenFailed(membershipOf(user.id), null, 'membership'),
   ])
   return {
     preferences: preferences && preferencesFor(user, preferences),
@@ -55,6 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     twoFactorEnabled: user.twoFactorEnabled,
     mustEnrolTwoFactor: user.mustEnrolTwoFactor,
     devices,
+    membership,
     passkeys: passkeys?.map((key) => ({ ...key, createdAt: key.createdAt?.toISOString() ?? null })) ?? null,
     // Back from the link that confirmed a new address (better-auth's callback).
     emailChanged: new URL(request.url).searchParams.get('email') === 'cambiado',
@@ -211,6 +215,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardHeader>
         <CardContent>
           <PremiumBox isPremium={profile.isPremium} hasBillingAccount={profile.hasBillingAccount} grantedByAdmin={profile.premiumByAdmin} />
+          <MembershipNotices membership={loaderData.membership} />
         </CardContent>
       </Card>
     </div>

@@ -167,6 +167,7 @@ describe('who reaches the console', () => {
     expect(admin.data.sections).toEqual([
       { path: '/admin', label: 'Panel' },
       { path: '/admin/miembros', label: 'Miembros' },
+      { path: '/admin/codigos', label: 'Códigos' },
       { path: '/admin/admisiones', label: 'Admisiones' },
       { path: '/admin/moderacion', label: 'Moderación' },
       { path: '/admin/busquedas', label: 'Búsquedas sin resultado' },

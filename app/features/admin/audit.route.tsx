@@ -46,6 +46,10 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   member_banned: 'Miembro expulsado',
   member_reinstated: 'Suspensión o expulsión levantada',
   member_data_exported: 'Datos de un miembro exportados a petición suya',
+  billing_paused: 'Cobro pausado',
+  billing_resumed: 'Cobro reanudado',
+  promotion_code_created: 'Código promocional creado',
+  promotion_code_deactivated: 'Código promocional desactivado',
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

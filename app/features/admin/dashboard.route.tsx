@@ -8,6 +8,7 @@ import { cn } from '~/ui/cn'
 import { formatEuros, formatNumber, formatPercent, Stat } from './components/stat'
 import { WeeklyChart } from './components/weekly-chart'
 import { loadDashboard } from './dashboard.server'
+import { CANCEL_REASONS, type CancelReason } from '~/features/billing/limits'
 import { type Period, PERIODS } from './filters'
 import type { Route } from './+types/dashboard.route'
 
@@ -94,7 +95,32 @@ export default function DashboardPage({ loaderData: d }: Route.ComponentProps) {
             value={formatPercent(d.money.churn)}
             hint={`${d.money.ended} de ${d.money.runningAtStart} suscripciones activas al empezar el periodo`}
           />
+          <Stat label="Pagos fallidos en reintento" value={formatNumber(d.money.retrying)} hint="Stripe vuelve a intentar el cobro" />
+          <Stat
+            label="Ingresos perdidos por bajas"
+            value={formatEuros(d.money.lostCents)}
+            hint={`al mes, de las bajas en los ${periodLabel}`}
+          />
+          <Stat
+            label="Altas con código"
+            value={formatPercent(d.money.codeShare)}
+            hint={`${d.money.newWithCode} de ${d.money.newSubscriptions} suscripciones nuevas`}
+          />
         </dl>
+        <TitledCard title="Motivos de baja">
+          {d.money.churnReasons.length === 0 ? (
+            <p className="text-sm text-muted-foreground">Nadie ha dicho por qué cancela en este periodo.</p>
+          ) : (
+            <ul className="grid gap-1 text-sm">
+              {d.money.churnReasons.map(([reason, count]) => (
+                <li key={reason} className="flex justify-between gap-3">
+                  <span>{CANCEL_REASONS[reason as CancelReason] ?? reason}</span>
+                  <span className="tabular-nums">{formatNumber(count)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </TitledCard>
         <TitledCard title="En periodo de gracia (pago pendiente)">
           {d.money.pastDue.length === 0 ? (
             <p className="text-sm text-muted-foreground">Ningún pago pendiente.</p>

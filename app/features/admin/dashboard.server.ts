@@ -63,7 +63,10 @@ export function membersQuery(w: Window) {
 /**
  * Money, from the subscriptions as Stripe last described them: MRR counts active and past-due
  * subscriptions in euros (an annual one as a twelfth, stored so); churn is the share of the
- * subscriptions running at the period's start that ended within it.
+ * subscriptions running at the period's start that ended within it. Issue 40: the failed payments
+ * Stripe is retrying (past_due), the monthly revenue of the subscriptions that ended in the period,
+ * the members' reasons for the cancellations asked in it, and the share of new subscriptions
+ * that came with a promotion code.
  */
 export function moneyQuery(w: Window) {
   return sql`
@@ -76,6 +79,18 @@ export function moneyQuery(w: Window) {
         where started_at < ${w.periodStart} and (ended_at is null or ended_at >= ${w.periodStart})
           and status not in ('incomplete', 'incomplete_expired')
       )::int as "runningAtStart",
+      count(*) filter (where status = 'past_due')::int as "retrying",
+      coalesce(sum(monthly_cents) filter (where ended_at >= ${w.periodStart} and currency = 'eur'), 0)::int as "lostCents",
+      count(*) filter (where started_at >= ${w.periodStart} and status not in ('incomplete', 'incomplete_expired'))::int as "newSubscriptions",
+      count(*) filter (
+        where started_at >= ${w.periodStart} and status not in ('incomplete', 'incomplete_expired') and promotion_code_id is not null
+      )::int as "newWithCode",
+      (
+        select coalesce(json_agg(json_build_array(reason, n) order by n desc, reason), '[]') from (
+          select cancel_reason as reason, count(*)::int as n from subscriptions
+          where cancel_reason is not null and canceled_at >= ${w.periodStart} group by 1
+        ) reasons
+      ) as "churnReasons",
       (
         select coalesce(json_agg(due order by due."periodEnd"), '[]') from (
           select s.user_id as "userId", coalesce(nullif(trim(p.display_name), ''), trim(concat(p.first_name, ' ', p.last_name)), u.name) as "name",
@@ -186,6 +201,13 @@ export interface Dashboard {
     runningAtStart: number
     /** Ended ÷ running at the start, or null when nothing was running. */
     churn: number | null
+    retrying: number
+    lostCents: number
+    newSubscriptions: number
+    newWithCode: number
+    /** New subscriptions with a code ÷ new subscriptions, or null when none started. */
+    codeShare: number | null
+    churnReasons: Array<[string, number]>
     pastDue: Array<{ userId: string; name: string; email: string; periodEnd: string | null }>
   }
   activity: Record<'posts' | 'comments' | 'likes' | 'views' | 'registrations' | 'active', Series>
@@ -202,7 +224,7 @@ export async function loadDashboard(period: Period, now = new Date()): Promise<D
   type Activity = { days: Array<[Kind, string, number]>; activeInPeriod: number; activeByWeek: DayCounts }
   const [members, money, activity, content, health] = await Promise.all([
     one<Dashboard['members']>(membersQuery(w)),
-    one<Omit<Dashboard['money'], 'churn'>>(moneyQuery(w)),
+    one<Omit<Dashboard['money'], 'churn' | 'codeShare'>>(moneyQuery(w)),
     one<Activity>(activityQuery(w)),
     one<Dashboard['content']>(contentQuery(w)),
     one<Dashboard['health']>(healthQuery()),
@@ -213,7 +235,11 @@ export async function loadDashboard(period: Period, now = new Date()): Promise<D
     period,
     weeks: w.weeks,
     members,
-    money: { ...money, churn: money.runningAtStart > 0 ? money.ended / money.runningAtStart : null },
+    money: {
+      ...money,
+      churn: money.runningAtStart > 0 ? money.ended / money.runningAtStart : null,
+      codeShare: money.newSubscriptions > 0 ? money.newWithCode / money.newSubscriptions : null,
+    },
     activity: {
       active: { period: activity.activeInPeriod, weeks: w.weeks.map((week) => activeWeeks.get(week) ?? 0) },
       posts: seriesOf(daysOf('posts'), w),

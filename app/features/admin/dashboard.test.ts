@@ -214,6 +214,22 @@ describe('the dashboard of a known community (30 days to 2026-11-25)', () => {
     expect((await loadDashboard(30, NOW)).activity).toEqual(before.activity)
   })
 
+  test("issue 40: failed payments retried, revenue lost to churn, the reasons given, codes' share of new subscriptions", async () => {
+    const d = await loadDashboard(30, NOW)
+    // sub_5 is past due; sub_4 (89 €) ended in the period; sub_1 is the period's one new subscription.
+    expect(d.money).toMatchObject({ retrying: 1, lostCents: 8900, newSubscriptions: 1, newWithCode: 0, codeShare: 0, churnReasons: [] })
+    await getDb().execute(sql`update subscriptions set cancel_reason = 'precio' where id in ('sub_7', 'sub_4')`)
+    await getDb().execute(sql`update subscriptions set cancel_reason = 'otro' where id = 'sub_6'`)
+    await getDb().execute(sql`update subscriptions set promotion_code_id = 'promo_1' where id = 'sub_1'`)
+    try {
+      const after = await loadDashboard(30, NOW)
+      // sub_6 was cancelled in August: its reason is not this period's.
+      expect(after.money).toMatchObject({ newWithCode: 1, codeShare: 1, churnReasons: [['precio', 2]] })
+    } finally {
+      await getDb().execute(sql`update subscriptions set cancel_reason = null, promotion_code_id = null`)
+    }
+  })
+
   test('a shorter period counts less; nothing running at its start means no churn figure', async () => {
     const d = await loadDashboard(7, NOW)
     expect(d.members.newInPeriod).toBe(1)

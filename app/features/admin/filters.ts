@@ -19,6 +19,7 @@ export const FILTERS = {
   origen: { mensual: 'Stripe mensual', anual: 'Stripe anual', admin: 'Concedido por un admin' },
   rol: { admin: 'Administrador', moderador: 'Moderador', miembro: 'Sin rol' },
   perfil: { completo: 'Completo', incompleto: 'Incompleto' },
+  cobro: { 'pago-fallido': 'Pago fallido', 'en-pausa': 'En pausa' },
   orden: { recientes: 'Más recientes', antiguos: 'Más antiguos', nombre: 'Nombre (A-Z)' },
 } as const
 
@@ -30,6 +31,7 @@ export interface MemberFilter {
   origen: Choice<'origen'>
   rol: Choice<'rol'>
   perfil: Choice<'perfil'>
+  cobro: Choice<'cobro'>
   desde: string
   hasta: string
   orden: Choice<'orden'>
@@ -44,6 +46,7 @@ export function readMemberFilter(params: URLSearchParams): MemberFilter {
     origen: read.choice('origen', FILTERS.origen),
     rol: read.choice('rol', FILTERS.rol),
     perfil: read.choice('perfil', FILTERS.perfil),
+    cobro: read.choice('cobro', FILTERS.cobro),
     desde: read.day('desde'),
     hasta: read.day('hasta'),
     orden: read.choice('orden', FILTERS.orden),

@@ -30,6 +30,7 @@ const SELECTS = [
   ['origen', 'Origen del premium'],
   ['rol', 'Rol'],
   ['perfil', 'Perfil'],
+  ['cobro', 'Cobro'],
 ] as const
 
 // 'Más recientes' is the order when none is chosen.

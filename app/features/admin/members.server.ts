@@ -41,6 +41,13 @@ function whereOf(filter: MemberFilter): SQL | undefined {
     conditions.push(sql`not exists (select 1 from ${userRoles} r where r.user_id = ${profiles.userId} and r.role <> 'user')`)
   else if (filter.rol)
     conditions.push(sql`exists (select 1 from ${userRoles} r where r.user_id = ${profiles.userId} and r.role = ${ROLE_OF[filter.rol]})`)
+  // Issue 40: the partial indexes of migration 0035 hold only the failing and the paused rows.
+  if (filter.cobro === 'pago-fallido')
+    conditions.push(sql`exists (select 1 from ${subscriptions} s where s.user_id = ${profiles.userId} and s.payment_failed_at is not null)`)
+  else if (filter.cobro === 'en-pausa')
+    conditions.push(
+      sql`exists (select 1 from ${subscriptions} s where s.user_id = ${profiles.userId} and s.paused_until is not null and s.paused_until > now())`,
+    )
   if (filter.perfil) conditions.push(filter.perfil === 'completo' ? sql`${profiles.isComplete}` : sql`not ${profiles.isComplete}`)
   const joined = dayRange(filter.desde, filter.hasta)
   if (joined.from) conditions.push(gte(profiles.createdAt, joined.from))

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { profiles } from '~/features/account/schema'
@@ -6,6 +6,8 @@ import { ensureProfile } from '~/features/account/profile.server'
 import { stripeEvents, subscriptions as subscriptionsTable, testCheckoutSessions } from './schema'
 import { user } from '~/platform/auth/schema'
 import { getEnv } from '~/platform/env.server'
+import { enqueue } from '~/platform/jobs/jobs.server'
+import { paymentMailJob } from './payment-mail.server'
 import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState } from './stripe.server'
 
 /** The member's Stripe customer, created on first checkout and kept on the profile. */
@@ -110,9 +112,17 @@ export async function applySubscriptionState({
       ;[profile] = await ownerOf()
     }
     if (!profile) return null
-    await keepSubscriptions(tx, profile.userId, customerId, subscriptions)
+    const { failingInvoices, failedBefore } = await keepSubscriptions(tx, profile.userId, customerId, subscriptions)
+    // One e-mail per failing invoice, whichever event told us first and however often Stripe retries.
+    for (const invoiceId of failingInvoices) {
+      await enqueue(paymentMailJob, { userId: profile.userId, kind: 'failed' }, { executor: tx, dedupeKey: `failed:${invoiceId}` })
+    }
     // Premium an admin granted is the admin's to take back: a subscription ending does not.
     if (!premium && profile.premiumSource === 'admin') return profile.isPremium
+    if (profile.isPremium && !premium && failedBefore) {
+      // Stripe gave up on the invoice (or the grace period ran out): the member is told why access went.
+      await enqueue(paymentMailJob, { userId: profile.userId, kind: 'lost' }, { executor: tx, dedupeKey: `lost:${failedBefore}` })
+    }
     if (profile.isPremium !== premium) {
       await tx
         .update(profiles)
@@ -133,10 +143,46 @@ export async function applySubscriptionState({
 
 const dateOf = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null)
 
-/** Each subscription as Stripe now describes it, rewritten whole, with the premium it decides. */
+/** Stripe statuses of a renewal that failed: retried (past_due) or given up without cancelling (unpaid). */
+const FAILING = new Set(['past_due', 'unpaid'])
+
+/**
+ * Each subscription as Stripe now describes it, rewritten whole, with the premium it decides. What
+ * the events do not describe stays: when a payment first failed, the invoice the member was told
+ * about, the promotion code once its discount has run out, and the member's reason to cancel.
+ * Returns the failing invoices not yet e-mailed about, and the failing invoice of a subscription
+ * that was failing before this event (what a loss of premium now is explained by).
+ */
 async function keepSubscriptions(tx: DbExecutor, userId: string, customerId: string, states: SubscriptionState[]) {
+  const ids = states.flatMap((state) => (state.id ? [state.id] : []))
+  const before = new Map(
+    (ids.length
+      ? await tx
+          .select({
+            id: subscriptionsTable.id,
+            paymentFailedAt: subscriptionsTable.paymentFailedAt,
+            failingInvoiceId: subscriptionsTable.failingInvoiceId,
+            failureNotifiedInvoiceId: subscriptionsTable.failureNotifiedInvoiceId,
+            promotionCodeId: subscriptionsTable.promotionCodeId,
+          })
+          .from(subscriptionsTable)
+          .where(inArray(subscriptionsTable.id, ids))
+      : []
+    ).map((row) => [row.id, row]),
+  )
+  const failingInvoices: string[] = []
+  let failedBefore: string | null = null
   for (const state of states) {
     if (!state.id) continue
+    const previous = before.get(state.id)
+    const failing = FAILING.has(state.status)
+    const invoiceId = failing ? (state.latestInvoiceId ?? previous?.failingInvoiceId ?? null) : null
+    let notified = previous?.failureNotifiedInvoiceId ?? null
+    if (state.status === 'past_due' && invoiceId && invoiceId !== notified) {
+      failingInvoices.push(invoiceId)
+      notified = invoiceId
+    }
+    if (previous?.paymentFailedAt || failing) failedBefore ??= `${state.id}:${invoiceId ?? previous?.failingInvoiceId ?? 'sin-factura'}`
     const row = {
       userId,
       customerId,
@@ -150,12 +196,19 @@ async function keepSubscriptions(tx: DbExecutor, userId: string, customerId: str
       canceledAt: dateOf(state.canceledAt),
       endedAt: dateOf(state.endedAt),
       updatedAt: new Date(),
+      paymentFailedAt: failing ? (previous?.paymentFailedAt ?? new Date()) : null,
+      failingInvoiceId: invoiceId,
+      failureNotifiedInvoiceId: notified,
+      pausedUntil: dateOf(state.pausedUntil),
+      // A discount 'once' leaves the subscription after the first invoice; the redemption stays counted.
+      promotionCodeId: state.promotionCodeId ?? previous?.promotionCodeId ?? null,
     }
     await tx
       .insert(subscriptionsTable)
       .values({ id: state.id, ...row })
       .onConflictDoUpdate({ target: subscriptionsTable.id, set: row })
   }
+  return { failingInvoices, failedBefore }
 }
 
 /** The local test checkout's subscriptions of a member (the test portal cancels them). */

@@ -31,7 +31,8 @@ export const billingData: MemberDataPart = {
   },
   sections: {
     suscripciones: (id) => sql`select id, customer_id, status, plan, monthly_cents, currency, current_period_end, cancel_at_period_end,
-      started_at, canceled_at, ended_at, updated_at from subscriptions where user_id = ${id} order by started_at`,
+      started_at, canceled_at, ended_at, updated_at, payment_failed_at, paused_until, cancel_reason, cancel_reason_text, cancel_reason_at
+      from subscriptions where user_id = ${id} order by started_at`,
   },
   async erase(tx, { id }) {
     if (getEnv().PAYMENTS_PROVIDER !== 'stripe') return

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { userIdColumn } from '../../platform/auth/schema'
 
@@ -46,6 +47,60 @@ export const subscriptions = pgTable(
     /** When it stopped (Stripe's ended_at): churn is counted from this. */
     endedAt: timestamp('ended_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Since when Stripe has been retrying its latest invoice (status past_due); null once paid. */
+    paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
+    /** The invoice being retried (Stripe's latest_invoice while past_due or unpaid). */
+    failingInvoiceId: text('failing_invoice_id'),
+    /** The last failing invoice the member was e-mailed about: one e-mail per invoice, not per retry. */
+    failureNotifiedInvoiceId: text('failure_notified_invoice_id'),
+    /** Collection paused until then (pause_collection.resumes_at; Stripe resumes it itself). */
+    pausedUntil: timestamp('paused_until', { withTimezone: true }),
+    /** The promotion code redeemed at checkout (Stripe allows one per subscription). */
+    promotionCodeId: text('promotion_code_id'),
+    /** Why the member cancelled, when they said so (CANCEL_REASONS): not rewritten by events. */
+    cancelReason: text('cancel_reason'),
+    cancelReasonText: text('cancel_reason_text'),
+    cancelReasonAt: timestamp('cancel_reason_at', { withTimezone: true }),
   },
-  (table) => [index('subscriptions_user_idx').on(table.userId), index('subscriptions_status_idx').on(table.status)],
+  (table) => [
+    index('subscriptions_user_idx').on(table.userId),
+    index('subscriptions_status_idx').on(table.status),
+    // The members table's 'Pago fallido' and 'En pausa' read only these few rows.
+    index('subscriptions_payment_failed_idx')
+      .on(table.userId)
+      .where(sql`payment_failed_at is not null`),
+    index('subscriptions_paused_idx')
+      .on(table.userId)
+      .where(sql`paused_until is not null`),
+    index('subscriptions_promotion_code_idx')
+      .on(table.promotionCodeId)
+      .where(sql`promotion_code_id is not null`),
+  ],
+)
+
+export const couponDurationEnum = pgEnum('coupon_duration', ['once', 'repeating', 'forever'])
+
+/**
+ * The promotion codes created in the console, as they were created (Stripe holds the coupon and
+ * the code and counts the redemptions; the subscriptions that redeemed one name it). Nobody's
+ * data: the admin who created it is in the audit line only.
+ */
+export const promotionCodes = pgTable(
+  'promotion_codes',
+  {
+    /** Stripe's promotion code id (`promo_…`). */
+    id: text('id').primaryKey(),
+    /** What the member types at checkout (upper case, unique among ours). */
+    code: text('code').notNull().unique(),
+    couponId: text('coupon_id').notNull(),
+    percentOff: integer('percent_off'),
+    amountOffCents: integer('amount_off_cents'),
+    duration: couponDurationEnum('duration').notNull(),
+    durationMonths: integer('duration_months'),
+    maxRedemptions: integer('max_redemptions'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('promotion_codes_created_idx').on(table.createdAt)],
 )

@@ -20,6 +20,12 @@ export interface SubscriptionState {
   startedAt?: number
   canceledAt?: number | null
   endedAt?: number | null
+  /** Stripe's latest invoice: the one being retried while past_due or unpaid. */
+  latestInvoiceId?: string | null
+  /** pause_collection.resumes_at, seconds since the epoch; null when collection runs. */
+  pausedUntil?: number | null
+  /** The promotion code redeemed on it (Stripe's discounts; one at most, see decisions/0034). */
+  promotionCodeId?: string | null
 }
 
 const MONTHS_PER: Record<Stripe.Price.Recurring.Interval, number> = { day: 12 / 365, week: 12 / 52, month: 1, year: 12 }
@@ -91,9 +97,22 @@ export function priceIdFor(plan: Plan) {
   return price
 }
 
+/** A pause with no resumes_at: 9999-12-31, so 'en pausa' stays true until someone resumes it. */
+const FOREVER = 253_402_214_400
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null))
+
+/** The promotion code of the subscription's discount (the SDK types `discounts` as ids or objects). */
+function promotionCodeOf(subscription: Stripe.Subscription) {
+  for (const discount of subscription.discounts ?? []) {
+    if (typeof discount !== 'string' && discount.promotion_code) return idOf(discount.promotion_code)
+  }
+  return null
+}
+
 /** Re-reads a customer's subscriptions from Stripe: the truth, whatever order events came in. */
 export async function readSubscriptions(customerId: string): Promise<SubscriptionState[]> {
-  const list = await getStripe().subscriptions.list({ customer: customerId, status: 'all', limit: 20 })
+  const list = await getStripe().subscriptions.list({ customer: customerId, status: 'all', limit: 20, expand: ['data.discounts'] })
   return list.data.map((subscription) => {
     const item = subscription.items.data[0]
     return {
@@ -107,6 +126,10 @@ export async function readSubscriptions(customerId: string): Promise<Subscriptio
       startedAt: subscription.start_date ?? subscription.created,
       canceledAt: subscription.canceled_at ?? null,
       endedAt: subscription.ended_at ?? null,
+      latestInvoiceId: idOf(subscription.latest_invoice),
+      // A pause without an end date is one only an admin in Stripe's dashboard ends.
+      pausedUntil: subscription.pause_collection ? (subscription.pause_collection.resumes_at ?? FOREVER) : null,
+      promotionCodeId: promotionCodeOf(subscription),
     }
   })
 }

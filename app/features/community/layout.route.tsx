@@ -13,6 +13,8 @@ import { activeAnnouncement, communitySettings } from './settings.server'
 import { communityStats } from './stats.server'
 import type { Route } from './+types/layout.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
+import { MembershipBanner } from '~/features/billing/components/membership-notices'
+import { membershipOf } from '~/features/billing/lifecycle.server'
 
 export const meta: Route.MetaFunction = () => [{ title: `Comunidad · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
@@ -49,22 +51,31 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const user = await requireCompleteProfile(request)
   // Spec 001 §8: a panel that cannot count shows zeros; the tab under it still loads.
-  const [stats, settings] = await Promise.all([
+  const [stats, settings, membership] = await Promise.all([
     orWhenFailed(communityStats(), { members: 0, discussions: 0, eventsThisMonth: 0, ceoSessions: 0 }, 'stats panel'),
     orWhenFailed(readSettings(communitySettings), settingDefaults(communitySettings), 'settings'),
+    // Issue 40: a failed payment or a cancellation at the period's end is told above every tab.
+    orWhenFailed(membershipOf(user.id), null, 'membership'),
   ])
   // Issue 28: a member in read-only mode is told until when and why, above what they cannot act on.
   const notice = can(user, 'participate') ? null : readOnlyNotice(user.profile!)
   const suspension = notice ? `${notice.title}. ${notice.description}` : null
-  return { name: displayName(user.profile), hasAccess: user.hasAccess, stats, announcement: activeAnnouncement(settings), suspension }
+  return {
+    name: displayName(user.profile),
+    hasAccess: user.hasAccess,
+    stats,
+    announcement: activeAnnouncement(settings),
+    suspension,
+    membership,
+  }
 }
 
-/** The counters change with posts and members, not with a like or a comment. */
+/** The counters change with posts and members, not with a like or a comment; the membership banner with its own button. */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   const intent = formData?.get('intent')
   if (
     typeof intent === 'string' &&
-    ['create-post', 'delete-post', 'delete-session', 'create-event', 'update-event', 'delete-event'].includes(intent)
+    ['create-post', 'delete-post', 'delete-session', 'create-event', 'update-event', 'delete-event', 'keep-membership'].includes(intent)
   ) {
     return defaultShouldRevalidate
   }
@@ -84,6 +95,7 @@ export default function CommunityLayout({ loaderData }: Route.ComponentProps) {
             {loaderData.suspension}
           </p>
         ) : null}
+        <MembershipBanner membership={loaderData.membership} />
         {loaderData.announcement ? (
           <aside
             aria-label="Aviso"

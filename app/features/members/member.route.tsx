@@ -151,6 +151,11 @@ export default function MemberProfilePage({ loaderData, actionData }: Route.Comp
       {/* The admin's forms navigate: a refused change comes back here as the action's result. */}
       <ActionStatus result={actionData && !actionData.ok ? actionData : undefined} />
       {viewerIsAdmin && roles ? <AdminControls isPremium={member.isPremium} roles={roles} /> : null}
+      {viewerIsAdmin ? (
+        <Link to={`/admin/miembros/${member.userId}/cobro`} className="text-sm text-primary underline underline-offset-4">
+          Cobro: pausar o reanudar
+        </Link>
+      ) : null}
       {viewerIsAdmin ? <MemberDataControls /> : null}
     </div>
   )

@@ -58,6 +58,7 @@ const NOT_A_MEMBERS_WRITE: Record<string, string> = {
   'features/billing/portal.route.ts': 'managing a subscription',
   'features/billing/test-checkout.route.tsx': 'the local stand-in for Stripe Checkout',
   'features/billing/test-portal.route.tsx': 'the local stand-in for the billing portal',
+  'features/billing/membership.route.ts': 'keeping a membership and saying why one cancels: billing, not moderation',
   'features/billing/stripe-webhook.route.ts': 'Stripe, not a member',
   'features/ceo-sessions/mux-webhook.route.ts': 'Mux, not a member',
   'features/site/not-found.route.tsx': 'no page: 404 to any method',
@@ -101,7 +102,10 @@ describe('a member in read-only mode', () => {
         file.includes('features/admin/') ||
         file.includes('admission/') ||
         file.includes('moderation/queue') ||
-        file.includes('members/member.route')
+        file.includes('members/member.route') ||
+        // The console's pages that billing declares (/admin/codigos, /admin/miembros/:userId/cobro).
+        file.includes('billing/codes.route') ||
+        file.includes('billing/member-billing.route')
       for (const who of staffOnly ? [admin] : [member, admin]) {
         const outcome = await run(() =>
           module.action!({ request: formRequest(path, { intent: 'probe' }, { cookie: who.cookie }), params, context }),

@@ -33,6 +33,10 @@ export const AUDIT_ACTIONS = [
   'member_banned',
   'member_reinstated',
   'member_data_exported',
+  'billing_paused',
+  'billing_resumed',
+  'promotion_code_created',
+  'promotion_code_deactivated',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

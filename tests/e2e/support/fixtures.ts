@@ -6,7 +6,7 @@ import { test as base, type BrowserContext, type BrowserContextOptions, expect, 
 export { expect }
 
 /** The kinds of member seeded before the server starts (support/seed-members.mjs). */
-export type Persona = 'member' | 'complete' | 'premium' | 'admin' | 'moderator'
+export type Persona = 'member' | 'complete' | 'premium' | 'admin' | 'moderator' | 'pastDue' | 'cancelling'
 
 /** A confirmed member, signed in by its cookie; `member` has only the sign-up names (profile 2/5). */
 export interface Member {

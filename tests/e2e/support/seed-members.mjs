@@ -26,6 +26,10 @@ const PERSONAS = {
   premium: { count: 90, complete: true, premium: true },
   admin: { count: 12, complete: true, role: 'admin' },
   moderator: { count: 4, complete: true, role: 'moderator' },
+  // Billing part B (issue 40): a subscription of the local test checkout whose renewal failed, and
+  // one cancelled at the end of its period (12 January 2027).
+  pastDue: { count: 3, complete: true, subscription: 'past_due' },
+  cancelling: { count: 3, complete: true, subscription: 'cancelling' },
 }
 const PASSWORD = 'Clave-segura-2026'
 const COOKIE = 'better-auth.session_token'
@@ -54,10 +58,23 @@ const avatar = await sharp({ create: { width: 400, height: 400, channels: 3, bac
   .toBuffer()
 const literal = (value) => (value === null || value === undefined ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`)
 
+/** A test-checkout subscription (decisions/0007's 'Modo de prueba') in the state the persona names. */
+function subscriptionRows(userId, kind) {
+  const customer = literal(`test_cus_${userId}`)
+  const failing = kind === 'past_due'
+  return `UPDATE profiles SET stripe_customer_id = ${customer} WHERE user_id = ${literal(userId)};
+INSERT INTO subscriptions (id, user_id, customer_id, status, plan, monthly_cents, currency, current_period_end, cancel_at_period_end,
+  started_at, canceled_at, payment_failed_at, failing_invoice_id, failure_notified_invoice_id)
+VALUES (${literal(`test_sub_${userId}`)}, ${literal(userId)}, ${customer}, ${literal(failing ? 'past_due' : 'active')}, 'monthly', 8900, 'eur',
+  ${failing ? "now() - interval '1 day'" : "'2027-01-12T12:00:00Z'"}, ${failing ? 'false' : 'true'}, now() - interval '60 days',
+  ${failing ? 'NULL' : 'now()'}, ${failing ? 'now()' : 'NULL'}, ${failing ? "'test_in_1'" : 'NULL'}, ${failing ? "'test_in_1'" : 'NULL'});`
+}
+
 const pool = {}
 const rows = []
 let index = 0
-for (const [persona, { count, complete = false, premium = false, role }] of Object.entries(PERSONAS)) {
+for (const [persona, { count, complete = false, premium: granted = false, role, subscription }] of Object.entries(PERSONAS)) {
+  const premium = granted || Boolean(subscription)
   pool[persona] = []
   for (let n = 0; n < count; n++, index++) {
     if (index >= SURNAME_A.length * SURNAME_B.length) throw new Error('More members than unique names: add surnames')
@@ -89,7 +106,8 @@ for (const [persona, { count, complete = false, premium = false, role }] of Obje
 INSERT INTO "user" (id, name, email, email_verified, first_name, last_name) VALUES ${v([id, member.name, member.email, true, firstName, lastName])};
 INSERT INTO account (id, account_id, provider_id, user_id, password) VALUES ${v([randomUUID(), id, 'credential', id, passwordHash])};
 INSERT INTO profiles (user_id, first_name, last_name, company, position, avatar_url, is_premium, premium_source, welcomed_at)
-VALUES ${v([id, firstName, lastName, member.company, member.position, member.avatarUrl, premium, premium ? 'admin' : null], 'now()')};
+VALUES ${v([id, firstName, lastName, member.company, member.position, member.avatarUrl, premium, subscription ? 'subscription' : premium ? 'admin' : null], 'now()')};
+${subscription ? subscriptionRows(id, subscription) : ''}
 INSERT INTO session (id, token, user_id, expires_at, ip_address, user_agent) VALUES ${v([randomUUID(), token, id], "now() + interval '30 days'", "'127.0.0.1'", "'e2e seed'")};
 ${role ? `INSERT INTO user_roles (user_id, role) VALUES ${v([id, role])};` : ''}`)
   }

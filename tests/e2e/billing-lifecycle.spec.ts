@@ -1,0 +1,93 @@
+import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
+import { expect, test } from './support/fixtures'
+
+// Issue 40, part B: a failed payment's banner, 'Mantener mi membresía' and why, the admin creating
+// a promotion code. The members' subscriptions are the local test checkout's, seeded in the state
+// each persona names (support/seed-members.mjs).
+
+test('a failed payment: the community tells the member and offers the portal, at 1280 and 390 px', async ({ signedInAs }) => {
+  const { page } = await signedInAs('pastDue')
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/comunidad')
+  const banner = page.getByRole('region', { name: 'Tu membresía' })
+  await expect(banner.getByRole('alert')).toContainText('No hemos podido cobrar tu cuota.')
+  await expect(banner.getByRole('alert')).toContainText('para no perder tu acceso premium')
+  await expect(banner.getByRole('button', { name: 'Actualizar método de pago' })).toBeVisible()
+  await expectNoAxeViolations(page, '/comunidad with a failed payment at 1280 px')
+  await screenshot(page, 'billing-failed-payment-1280', { fullPage: false })
+  await expectNoHorizontalOverflow(page, '/comunidad with a failed payment', MOBILE)
+  await expectNoAxeViolations(page, '/comunidad with a failed payment at 390 px')
+  await screenshot(page, 'billing-failed-payment-390', { fullPage: false })
+
+  // /perfil says the same; the button opens the (test) billing portal.
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/perfil')
+  await expect(page.getByText('No hemos podido cobrar tu cuota.')).toBeVisible()
+  await page.getByRole('button', { name: 'Actualizar método de pago' }).click()
+  await expect(page).toHaveURL(/\/billing\/test-portal$/)
+})
+
+test("a cancelled membership: 'Tu membresía termina el 12 de enero', why, and 'Mantener mi membresía'", async ({ signedInAs }) => {
+  const { page } = await signedInAs('cancelling')
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/perfil')
+  const notices = page.locator('#membresia')
+  await expect(notices.getByText('Tu membresía termina el 12 de enero')).toBeVisible()
+  await notices.getByLabel('Es demasiado caro').check()
+  await notices.getByLabel('Si quieres, cuéntanos algo más').fill('Mi empresa ha recortado la formación.')
+  await expectNoAxeViolations(page, '/perfil cancelling at 1280 px')
+  await screenshot(page, 'billing-cancelling-1280')
+  await notices.getByRole('button', { name: 'Enviar respuesta' }).click()
+  await expect(page.getByText('Gracias por contárnoslo').first()).toBeVisible()
+  await expectNoHorizontalOverflow(page, '/perfil cancelling', MOBILE)
+  await expectNoAxeViolations(page, '/perfil cancelling at 390 px')
+  await screenshot(page, 'billing-cancelling-390')
+
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/comunidad')
+  await expect(page.getByRole('region', { name: 'Tu membresía' })).toContainText('Tu membresía termina el 12 de enero.')
+  await page.getByRole('button', { name: 'Mantener mi membresía' }).click()
+  await expect(page.getByText('Tu membresía sigue activa')).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Tu membresía' })).toHaveCount(0)
+  await page.goto('/perfil')
+  await expect(page.getByText('Tu membresía termina el')).toHaveCount(0)
+})
+
+test('an admin creates a promotion code, sees it listed and deactivates it, at 1280 and 390 px', async ({ signedInAs }) => {
+  const { page } = await signedInAs('admin')
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/admin')
+  await page.getByRole('link', { name: 'Códigos' }).click()
+  await expect(page).toHaveURL(/\/admin\/codigos$/)
+  const code = `SOCIO-${Date.now().toString(36).toUpperCase()}`
+
+  // A refused code first: the field says why.
+  await page.getByLabel('Código', { exact: true }).fill('MAL CÓDIGO')
+  await page.getByLabel('Porcentaje (si es porcentaje)').fill('150')
+  await page.getByRole('button', { name: 'Crear código' }).click()
+  await expect(page.getByText('Revisa los datos del código')).toBeVisible()
+  await expect(page.getByText('El código solo puede tener letras sin tilde, números y guiones')).toBeVisible()
+  await expect(page.getByText('El porcentaje debe estar entre 1 y 100')).toBeVisible()
+
+  await page.getByLabel('Código', { exact: true }).fill(code.toLowerCase())
+  await page.getByLabel('Porcentaje (si es porcentaje)').fill('20')
+  await page.getByLabel('Duración').selectOption('repeating')
+  await page.getByLabel('Meses (si dura unos meses)').fill('3')
+  await page.getByLabel('Usos máximos (opcional)').fill('25')
+  await page.getByRole('button', { name: 'Crear código' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Código creado' })).toBeVisible()
+  const table = page.getByRole('table', { name: 'Códigos promocionales' })
+  const row = table.getByRole('row').filter({ hasText: code })
+  await expect(row).toContainText('20 % · 3 meses')
+  await expect(row).toContainText('0 de 25')
+  await expect(row).toContainText('Activo')
+  await expectNoAxeViolations(page, '/admin/codigos at 1280 px')
+  await screenshot(page, 'billing-codes-1280')
+  await expectNoHorizontalOverflow(page, '/admin/codigos', MOBILE)
+  await expectNoAxeViolations(page, '/admin/codigos at 390 px')
+  await screenshot(page, 'billing-codes-390')
+
+  await page.setViewportSize(DESKTOP)
+  await row.getByRole('button', { name: `Desactivar ${code}` }).click()
+  await expect(row).toContainText('Desactivado')
+})
