@@ -316,6 +316,18 @@ describe("cancelling at the period's end: 'Mantener mi membresía' and why", () 
     expect(anonymous.status).toBe(302)
     expect(anonymous.location).toMatch(/^\/auth\?/)
     expect(member.sub.cancel_at_period_end).toBe(true)
+    // Without JavaScript the browser navigates to the action: back to /perfil with the result as a toast.
+    const navigation = formRequest(
+      '/billing/membresia',
+      { intent: 'keep-membership', subscriptionId: member.sub.id },
+      { cookie: member.cookie },
+    )
+    navigation.headers.set('Sec-Fetch-Mode', 'navigate')
+    const kept2 = (await run(() => membershipRoute.action({ request: navigation, params: {}, context } as any))) as any
+    expect(kept2.status).toBe(302)
+    expect(kept2.location).toBe('/perfil#membresia')
+    expect(kept2.headers.get('Set-Cookie')).toMatch(/^toast=/)
+    expect(member.sub.cancel_at_period_end).toBe(false)
   })
 })
 
