@@ -6,7 +6,8 @@ import { ensureProfile } from '~/features/account/profile.server'
 import { stripeEvents, subscriptions as subscriptionsTable, testCheckoutSessions } from './schema'
 import { user } from '~/platform/auth/schema'
 import { getEnv } from '~/platform/env.server'
-import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState } from './stripe.server'
+import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState, taxParams } from './stripe.server'
+import { type InvoiceState, keepInvoices } from './invoices.server'
 
 /** The member's Stripe customer, created on first checkout and kept on the profile. */
 async function ensureStripeCustomer(userId: string) {
@@ -42,8 +43,14 @@ export async function startCheckout(userId: string, plan: Plan) {
     mode: 'subscription',
     customer,
     client_reference_id: userId,
-    line_items: [{ price: priceIdFor(plan), quantity: 1 }],
+    line_items: [{ price: priceIdFor(plan), quantity: 1, ...taxParams().lineItem }],
     locale: 'es',
+    // Invoices name the buyer (RD 1619/2012): the address always, a company's tax id when it has one,
+    // written onto the customer so every renewal's invoice carries them too.
+    billing_address_collection: 'required',
+    tax_id_collection: { enabled: true },
+    customer_update: { name: 'auto', address: 'auto' },
+    ...taxParams().session,
     allow_promotion_codes: true,
     metadata: { userId, plan },
     subscription_data: { metadata: { userId } },
@@ -74,12 +81,15 @@ export async function applySubscriptionState({
   subscriptions,
   eventId,
   eventType,
+  invoices,
 }: {
   customerId: string
   userId?: string | null
   subscriptions: SubscriptionState[]
   eventId?: string
   eventType?: string
+  /** The customer's invoices, re-read with the subscriptions (or the test checkout's): kept in the same transaction. */
+  invoices?: InvoiceState[]
 }) {
   const premium = grantsPremium(subscriptions)
   return getDb().transaction(async (tx) => {
@@ -111,6 +121,7 @@ export async function applySubscriptionState({
     }
     if (!profile) return null
     await keepSubscriptions(tx, profile.userId, customerId, subscriptions)
+    if (invoices) await keepInvoices(tx, profile.userId, customerId, invoices)
     // Premium an admin granted is the admin's to take back: a subscription ending does not.
     if (!premium && profile.premiumSource === 'admin') return profile.isPremium
     if (profile.isPremium !== premium) {
