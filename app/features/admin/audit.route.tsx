@@ -46,6 +46,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   member_banned: 'Miembro expulsado',
   member_reinstated: 'Suspensión o expulsión levantada',
   member_data_exported: 'Datos de un miembro exportados a petición suya',
+  payment_refunded: 'Pago reembolsado y membresía cancelada',
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

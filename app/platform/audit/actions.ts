@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'member_banned',
   'member_reinstated',
   'member_data_exported',
+  'payment_refunded',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
