@@ -94,6 +94,7 @@ export default function DashboardPage({ loaderData: d }: Route.ComponentProps) {
             value={formatPercent(d.money.churn)}
             hint={`${d.money.ended} de ${d.money.runningAtStart} suscripciones activas al empezar el periodo`}
           />
+          <Stat label="Reembolsos" value={formatEuros(d.money.refundedCents)} hint={`${d.money.refunds} en los ${periodLabel}`} />
         </dl>
         <TitledCard title="En periodo de gracia (pago pendiente)">
           {d.money.pastDue.length === 0 ? (

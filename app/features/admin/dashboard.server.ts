@@ -76,6 +76,11 @@ export function moneyQuery(w: Window) {
         where started_at < ${w.periodStart} and (ended_at is null or ended_at >= ${w.periodStart})
           and status not in ('incomplete', 'incomplete_expired')
       )::int as "runningAtStart",
+      (select count(*)::int from refunds where status = 'done' and created_at >= ${w.periodStart}) as "refunds",
+      (
+        select coalesce(sum(amount_cents), 0)::int from refunds
+        where status = 'done' and created_at >= ${w.periodStart} and currency = 'eur'
+      ) as "refundedCents",
       (
         select coalesce(json_agg(due order by due."periodEnd"), '[]') from (
           select s.user_id as "userId", coalesce(nullif(trim(p.display_name), ''), trim(concat(p.first_name, ' ', p.last_name)), u.name) as "name",
@@ -184,6 +189,9 @@ export interface Dashboard {
     cancellations: number
     ended: number
     runningAtStart: number
+    /** Refunds made in the period (decisions/0033) and what they gave back, in euro cents. */
+    refunds: number
+    refundedCents: number
     /** Ended ÷ running at the start, or null when nothing was running. */
     churn: number | null
     pastDue: Array<{ userId: string; name: string; email: string; periodEnd: string | null }>
