@@ -222,8 +222,7 @@ async function refundAtProvider({
     if (!subscription.id || !LIVE.has(subscription.status)) continue
     await stripe.subscriptions.cancel(subscription.id, { prorate: false }, { idempotencyKey: `refund-cancel:${subscription.id}` })
   }
-  const [subscriptions, invoices] = await Promise.all([readSubscriptions(customerId), readInvoices(customerId)])
-  return { creditNoteId: note.id, subscriptions, invoices }
+  return { creditNoteId: note.id, subscriptions: await readSubscriptions(customerId), invoices: await readInvoices(customerId) }
 }
 
 /** The 'refund' intent's handler (members/member-action.server.ts). */

@@ -82,7 +82,8 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     // Both read before anything is written: the invoices are kept in the same transaction, so the
     // checkout that links a customer also brings the invoices whose events came before it.
-    const [subscriptions, invoices] = await Promise.all([readSubscriptions(customerId), readInvoices(customerId)])
+    const subscriptions = await readSubscriptions(customerId)
+    const invoices = await readInvoices(customerId)
     const result = await applySubscriptionState({
       customerId,
       userId,
