@@ -62,6 +62,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         date: longDate(invoice.issuedAt),
         amount: formatMoney(invoice.totalCents, invoice.currency),
         status: invoiceStatusLabel(invoice),
+        reverseCharge: invoice.reverseCharge,
         href: invoice.pdfUrl ?? `/perfil/facturas/${invoice.id}`,
         external: Boolean(invoice.pdfUrl),
       })) ?? null,

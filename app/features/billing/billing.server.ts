@@ -8,6 +8,7 @@ import { user } from '~/platform/auth/schema'
 import { getEnv } from '~/platform/env.server'
 import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState, taxParams } from './stripe.server'
 import { type InvoiceState, keepInvoices } from './invoices.server'
+import { TAX_WORDING } from './tax'
 
 /** The member's Stripe customer, created on first checkout and kept on the profile. */
 async function ensureStripeCustomer(userId: string) {
@@ -50,6 +51,8 @@ export async function startCheckout(userId: string, plan: Plan) {
     billing_address_collection: 'required',
     tax_id_collection: { enabled: true },
     customer_update: { name: 'auto', address: 'auto' },
+    // Stripe's page says it too, above the pay button.
+    custom_text: { submit: { message: TAX_WORDING.priceNote } },
     ...taxParams().session,
     allow_promotion_codes: true,
     metadata: { userId, plan },

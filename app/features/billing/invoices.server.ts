@@ -146,6 +146,7 @@ export async function listInvoices(userId: string, limit = 24) {
       currency: invoices.currency,
       totalCents: invoices.totalCents,
       refundedCents: invoices.refundedCents,
+      reverseCharge: invoices.reverseCharge,
       pdfUrl: invoices.pdfUrl,
       issuedAt: invoices.issuedAt,
     })

@@ -104,6 +104,7 @@ describe('Checkout for companies and people', () => {
       'tax_id_collection[enabled]': 'true',
       'customer_update[name]': 'auto',
       'customer_update[address]': 'auto',
+      'custom_text[submit][message]': 'IVA incluido (21 %) para compras en España',
       'line_items[0][price]': 'price_monthly_89',
     })
     expect(form).not.toHaveProperty('automatic_tax[enabled]')
@@ -164,6 +165,7 @@ describe('the invoices mirror', () => {
     })
     const [row] = await mirrored(member.invoiceId)
     expect(row).toMatchObject({ reverseCharge: true, taxCents: 0, billingTaxId: 'DE123456789' })
+    expect((await profilePage(member.cookie)).data.invoices[0]).toMatchObject({ reverseCharge: true, amount: '73,55\u00a0€' })
     const printed = await run(() =>
       invoiceRoute.loader({
         request: getRequest(`/perfil/facturas/${member.invoiceId}`, { cookie: member.cookie }),

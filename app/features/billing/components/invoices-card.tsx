@@ -4,7 +4,7 @@ import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/card'
 import { PartUnavailable } from '~/ui/error-boundary'
-import { INVOICE_STATUS, type InvoiceStatusLabel } from '../tax'
+import { INVOICE_STATUS, type InvoiceStatusLabel, TAX_WORDING } from '../tax'
 
 export interface InvoiceRow {
   id: string
@@ -12,6 +12,8 @@ export interface InvoiceRow {
   date: string
   amount: string
   status: InvoiceStatusLabel
+  /** An EU company's invoice without IVA (Stripe Tax's reverse charge). */
+  reverseCharge: boolean
   /** Stripe's PDF, or our printable page for the test checkout's invoices. */
   href: string
   external: boolean
@@ -43,6 +45,7 @@ export function InvoicesCard({ invoices, hasBillingAccount }: { invoices: Invoic
                 <div className="grid gap-0.5">
                   <span className="font-medium">{invoice.number}</span>
                   <span className="text-muted-foreground">{invoice.date}</span>
+                  {invoice.reverseCharge ? <span className="text-muted-foreground">{TAX_WORDING.reverseCharge}</span> : null}
                 </div>
                 <div className="flex flex-wrap items-center gap-3">
                   <span className="font-semibold tabular-nums">{invoice.amount}</span>
