@@ -88,7 +88,13 @@ describe('invoices without configuration (local test checkout)', () => {
 
   test('hostile billing fields: a 500-character tax id, symbols, control characters: 400, nothing paid', async () => {
     const member = await createConfirmedUser()
-    for (const billing of [{ taxId: 'B'.repeat(500) }, { taxId: '<script>' }, { billingName: 'Uno\u202eDos' }, { billingAddress: 'x'.repeat(301) }]) {
+    const hostile: Array<Record<string, string>> = [
+      { taxId: 'B'.repeat(500) },
+      { taxId: '<script>' },
+      { billingName: 'Uno\u202eDos' },
+      { billingAddress: 'x'.repeat(301) },
+    ]
+    for (const billing of hostile) {
       const refused = await buy(member.cookie, billing)
       expect(refused.status).toBe(400)
       expect(refused.data.message.title).toBe('Revisa los datos de facturación')
