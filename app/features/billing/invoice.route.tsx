@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: 'robots', content: 'noindex' },
 ]
 
-const InvoiceId = z.string().regex(/^[A-Za-z0-9_]{1,100}$/)
+const InvoiceId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
 
 /**
  * An invoice as a printable page (decisions/0033): what RD 1619/2012 asks an invoice to say, both
