@@ -6,7 +6,11 @@ import { expectToast } from './support/ui'
 // finds the invoice in /perfil and opens it; an admin refunds it within the guarantee.
 test.use({ signedIn: 'complete' })
 
-test('a company buys with its NIF, opens its invoice; the admin refunds it within 30 days', async ({ page, signedInMember, signedInAs }) => {
+test('a company buys with its NIF, opens its invoice; the admin refunds it within 30 days', async ({
+  page,
+  signedInMember,
+  signedInAs,
+}) => {
   test.setTimeout(120_000)
   const member = signedInMember!
 

@@ -53,9 +53,25 @@ function fakeInvoiceBody(invoice: FakeInvoice) {
     amount_paid: invoice.status === 'paid' ? invoice.total : 0,
     post_payment_credit_notes_amount: invoice.post_payment_credit_notes_amount ?? 0,
     total_taxes: invoice.reverse_charge
-      ? [{ amount: 0, tax_behavior: 'inclusive', taxability_reason: 'reverse_charge', taxable_amount: invoice.total, type: 'tax_rate_details' }]
+      ? [
+          {
+            amount: 0,
+            tax_behavior: 'inclusive',
+            taxability_reason: 'reverse_charge',
+            taxable_amount: invoice.total,
+            type: 'tax_rate_details',
+          },
+        ]
       : invoice.tax
-        ? [{ amount: invoice.tax, tax_behavior: 'inclusive', taxability_reason: 'standard_rated', taxable_amount: invoice.total - invoice.tax, type: 'tax_rate_details' }]
+        ? [
+            {
+              amount: invoice.tax,
+              tax_behavior: 'inclusive',
+              taxability_reason: 'standard_rated',
+              taxable_amount: invoice.total - invoice.tax,
+              type: 'tax_rate_details',
+            },
+          ]
         : [],
     customer_name: invoice.customer_name ?? null,
     customer_tax_ids: invoice.customer_tax_id ? [invoice.customer_tax_id] : [],
@@ -67,7 +83,10 @@ function fakeInvoiceBody(invoice: FakeInvoice) {
     parent: invoice.subscription
       ? { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: {} } }
       : null,
-    lines: { object: 'list', data: [{ id: `il_${invoice.id}`, object: 'line_item', description: 'Membresía Círculo CEO', amount: invoice.total }] },
+    lines: {
+      object: 'list',
+      data: [{ id: `il_${invoice.id}`, object: 'line_item', description: 'Membresía Círculo CEO', amount: invoice.total }],
+    },
   }
 }
 // --- end of billing part A's types ---
@@ -192,7 +211,13 @@ export async function startFakeStripe() {
       invoice.post_payment_credit_notes_amount = credited + amount
       const note = { id: `cn_fake_${creditNotes.length + 1}`, invoice: invoice.id, amount, refund_amount: refund, memo: form.get('memo') }
       creditNotes.push(note)
-      return send(200, { ...note, object: 'credit_note', status: 'issued', customer: invoice.customer, currency: invoice.currency ?? 'eur' })
+      return send(200, {
+        ...note,
+        object: 'credit_note',
+        status: 'issued',
+        customer: invoice.customer,
+        currency: invoice.currency ?? 'eur',
+      })
     }
     // --- end of billing part A's endpoints ---
     send(404, { error: { type: 'invalid_request_error', message: `No fake for ${req.method} ${url.pathname}` } })

@@ -69,7 +69,8 @@ async function payingMember({ paidDaysAgo = 3, invoice = {} as Partial<FakeInvoi
   const account = await createConfirmedUser()
   await completeProfile(account.userId)
   await checkout('monthly', account.cookie)
-  const customerId = (await getDb().select({ c: profiles.stripeCustomerId }).from(profiles).where(eq(profiles.userId, account.userId)))[0]!.c!
+  const customerId = (await getDb().select({ c: profiles.stripeCustomerId }).from(profiles).where(eq(profiles.userId, account.userId)))[0]!
+    .c!
   invoiceCount++
   const paidAt = now() - paidDaysAgo * DAY
   const subscriptionId = `sub_inv_${invoiceCount}`
@@ -90,7 +91,9 @@ async function payingMember({ paidDaysAgo = 3, invoice = {} as Partial<FakeInvoi
     ...invoice,
   }
   fake.invoices.push(paid)
-  expect((await webhook(event('checkout.session.completed', { customer: customerId, client_reference_id: account.userId }))).status).toBe(200)
+  expect((await webhook(event('checkout.session.completed', { customer: customerId, client_reference_id: account.userId }))).status).toBe(
+    200,
+  )
   return { ...account, customerId, invoiceId: paid.id, subscriptionId }
 }
 
@@ -180,8 +183,20 @@ describe('the invoices mirror', () => {
     const account = await createConfirmedUser()
     await completeProfile(account.userId)
     const customerId = `cus_late_${account.userId.slice(0, 8)}`
-    fake.subscriptions.push({ id: `sub_late_${account.userId}`, customer: customerId, status: 'active', current_period_end: now() + 30 * DAY })
-    fake.invoices.push({ id: `in_late_${account.userId.slice(0, 8)}`, customer: customerId, status: 'paid', total: 8900, tax: 1545, paid_at: now() })
+    fake.subscriptions.push({
+      id: `sub_late_${account.userId}`,
+      customer: customerId,
+      status: 'active',
+      current_period_end: now() + 30 * DAY,
+    })
+    fake.invoices.push({
+      id: `in_late_${account.userId.slice(0, 8)}`,
+      customer: customerId,
+      status: 'paid',
+      total: 8900,
+      tax: 1545,
+      paid_at: now(),
+    })
     const early = event('invoice.paid', { customer: customerId })
     expect((await webhook(early)).status).toBe(200)
     expect(await mirrored(`in_late_${account.userId.slice(0, 8)}`)).toEqual([])

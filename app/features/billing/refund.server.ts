@@ -152,10 +152,7 @@ export async function refundPayment({
     }),
   })
   await getDb().transaction(async (tx) => {
-    await tx
-      .update(refunds)
-      .set({ status: 'done', creditNoteId: outcome.creditNoteId })
-      .where(eq(refunds.invoiceId, invoiceId))
+    await tx.update(refunds).set({ status: 'done', creditNoteId: outcome.creditNoteId }).where(eq(refunds.invoiceId, invoiceId))
     if (!outcome.invoices) {
       // The test checkout has no Stripe to re-read: its invoice says refunded here.
       await tx.update(invoices).set({ refundedCents: invoice.totalCents, updatedAt: new Date() }).where(eq(invoices.id, invoiceId))

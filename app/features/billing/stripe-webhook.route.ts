@@ -65,7 +65,12 @@ export async function action({ request }: Route.ActionArgs) {
   const { customerId, userId } = customerOf(event)
   if (INVOICE_EVENTS.has(event.type) && customerId) {
     try {
-      const result = await applyInvoiceState({ customerId, invoices: await readInvoices(customerId), eventId: event.id, eventType: event.type })
+      const result = await applyInvoiceState({
+        customerId,
+        invoices: await readInvoices(customerId),
+        eventId: event.id,
+        eventType: event.type,
+      })
       logger.info({ eventId: event.id, type: event.type, customerId, result }, 'Stripe invoice event processed')
       return Response.json({ received: true })
     } catch (error) {

@@ -32,7 +32,11 @@ async function buy(cookie: string, billing: Record<string, string> = {}) {
   )
   const path = started.location!
   return run(() =>
-    testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay', ...billing }, { cookie, ip: LOCAL }), params: {}, context } as any),
+    testCheckoutRoute.action({
+      request: formRequest(path, { intent: 'pay', ...billing }, { cookie, ip: LOCAL }),
+      params: {},
+      context,
+    } as any),
   )
 }
 const invoicesOf = (userId: string) => getDb().select().from(invoices).where(eq(invoices.userId, userId))
@@ -44,7 +48,11 @@ const printed = (invoiceId: string, cookie?: string) =>
 describe('invoices without configuration (local test checkout)', () => {
   test('a company buys with its NIF: a paid invoice with both parties, 89 € = 73,55 € + IVA 21 % 15,45 €', async () => {
     const member = await createConfirmedUser({ firstName: 'Marta', lastName: 'Ríos' })
-    const paid = await buy(member.cookie, { billingName: 'Biotec Norte, S.L.', taxId: 'B95123456', billingAddress: 'Gran Vía 10, 48001 Bilbao' })
+    const paid = await buy(member.cookie, {
+      billingName: 'Biotec Norte, S.L.',
+      taxId: 'B95123456',
+      billingAddress: 'Gran Vía 10, 48001 Bilbao',
+    })
     expect(paid.location).toBe('/success')
     const [invoice] = await invoicesOf(member.userId)
     expect(invoice).toMatchObject({
@@ -58,8 +66,9 @@ describe('invoices without configuration (local test checkout)', () => {
       number: expect.stringMatching(/^PRUEBA-/),
     })
 
-    const card = (await run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie: member.cookie }), params: {}, context } as any)))
-      .data.invoices
+    const card = (
+      await run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie: member.cookie }), params: {}, context } as any))
+    ).data.invoices
     expect(card).toEqual([
       expect.objectContaining({ status: 'Pagada', amount: '89,00\u00a0€', href: `/perfil/facturas/${invoice!.id}`, external: false }),
     ])
@@ -127,9 +136,9 @@ describe('invoices without configuration (local test checkout)', () => {
     expect(done.status).toBe(302)
     expect((await invoicesOf(member.userId))[0]).toMatchObject({ refundedCents: 8900 })
     expect((await printed(invoice!.id, member.cookie)).data).toMatchObject({ status: 'Reembolsada', refunded: '89,00\u00a0€' })
-    expect(await getDb().select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.userId, member.userId))).toEqual([
-      { status: 'canceled' },
-    ])
+    expect(
+      await getDb().select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.userId, member.userId)),
+    ).toEqual([{ status: 'canceled' }])
     const [profile] = await getDb().select({ isPremium: profiles.isPremium }).from(profiles).where(eq(profiles.userId, member.userId))
     expect(profile?.isPremium).toBe(false)
     expect(await queuedMails(member.email, 'Te hemos devuelto tu pago de 89,00\u00a0€')).toHaveLength(1)

@@ -56,7 +56,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       })
     : null
   // The refund card (decisions/0033): admins only; without it the rest of the page still shows.
-  const offer = managesMembers ? await orWhenFailed<Awaited<ReturnType<typeof refundOffer>> | 'failed'>(refundOffer(userId), 'failed', 'refund offer') : null
+  const offer = managesMembers
+    ? await orWhenFailed<Awaited<ReturnType<typeof refundOffer>> | 'failed'>(refundOffer(userId), 'failed', 'refund offer')
+    : null
   return {
     refund:
       offer && offer !== 'failed'

@@ -31,7 +31,9 @@ export function InvoicesCard({ invoices, hasBillingAccount }: { invoices: Invoic
     <Card>
       <CardHeader>
         <CardTitle>Facturas</CardTitle>
-        <CardDescription>Tus facturas con el IVA desglosado. El nombre, la dirección y el NIF se cambian en «Datos de facturación».</CardDescription>
+        <CardDescription>
+          Tus facturas con el IVA desglosado. El nombre, la dirección y el NIF se cambian en «Datos de facturación».
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {invoices === null ? (
@@ -49,7 +51,15 @@ export function InvoicesCard({ invoices, hasBillingAccount }: { invoices: Invoic
                 </div>
                 <div className="flex flex-wrap items-center gap-3">
                   <span className="font-semibold tabular-nums">{invoice.amount}</span>
-                  <Badge variant={invoice.status === INVOICE_STATUS.paid ? 'secondary' : invoice.status === INVOICE_STATUS.pending ? 'warning' : 'outline'}>
+                  <Badge
+                    variant={
+                      invoice.status === INVOICE_STATUS.paid
+                        ? 'secondary'
+                        : invoice.status === INVOICE_STATUS.pending
+                          ? 'warning'
+                          : 'outline'
+                    }
+                  >
                     {invoice.status}
                   </Badge>
                   <a
