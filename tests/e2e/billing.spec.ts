@@ -36,9 +36,10 @@ test('a company buys with its NIF, opens its invoice; the admin refunds it withi
   await expect(page.getByRole('button', { name: 'Datos de facturación' })).toBeVisible()
   await expectNoAxeViolations(page, '/perfil with an invoice')
   await page.getByRole('button', { name: 'Datos de facturación' }).scrollIntoViewIfNeeded()
-  await screenshot(page, 'billing-perfil-1280')
+  await screenshot(page, 'billing-perfil-1280', { fullPage: false })
   await expectNoHorizontalOverflow(page, '/perfil with an invoice', MOBILE)
-  await screenshot(page, 'billing-perfil-390')
+  await card.scrollIntoViewIfNeeded()
+  await screenshot(page, 'billing-perfil-390', { fullPage: false })
   await page.setViewportSize(DESKTOP)
 
   await card.getByRole('link', { name: /Descargar PDF/ }).click()
