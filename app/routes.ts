@@ -16,6 +16,7 @@ export default [
   route('logout', 'features/account/logout.route.ts'),
   route('perfil', 'features/account/profile.route.tsx'),
   route('perfil/datos/:token', 'features/account/data-export.route.ts'),
+  route('perfil/facturas/:invoiceId', 'features/billing/invoice.route.tsx'),
   route('admision', 'features/admission/apply.route.tsx'),
   route('admision/estado/:token', 'features/admission/status.route.tsx'),
   route('admision/invitacion/:token', 'features/admission/invitation.route.tsx'),

@@ -7,6 +7,17 @@ import { isLoopbackUrl, parseEnv } from './env.server'
 const dataDir = () => mkdtempSync(path.join(tmpdir(), 'env-test-'))
 
 describe('configuration', () => {
+  test('IVA (decisions/0033): Stripe Tax or a tax rate id, never both; a tax rate must be a txr_ id', () => {
+    const dir = dataDir()
+    expect(parseEnv({ DATA_DIR: dir }).STRIPE_AUTOMATIC_TAX).toBe(false)
+    expect(parseEnv({ DATA_DIR: dir }).STRIPE_TAX_RATE_ID).toBeUndefined()
+    expect(parseEnv({ DATA_DIR: dir, STRIPE_AUTOMATIC_TAX: '1' }).STRIPE_AUTOMATIC_TAX).toBe(true)
+    expect(parseEnv({ DATA_DIR: dir, STRIPE_TAX_RATE_ID: 'txr_1Abc' }).STRIPE_TAX_RATE_ID).toBe('txr_1Abc')
+    expect(() => parseEnv({ DATA_DIR: dir, STRIPE_TAX_RATE_ID: '21' })).toThrow(/STRIPE_TAX_RATE_ID: must be a Stripe tax rate id/)
+    expect(() => parseEnv({ DATA_DIR: dir, STRIPE_AUTOMATIC_TAX: 'yes' })).toThrow(/STRIPE_AUTOMATIC_TAX/)
+    expect(() => parseEnv({ DATA_DIR: dir, STRIPE_AUTOMATIC_TAX: 'true', STRIPE_TAX_RATE_ID: 'txr_1Abc' })).toThrow(/not both/)
+  })
+
   test('runs with nothing configured: localhost URL from PORT, a generated secret kept in the data folder', () => {
     const dir = dataDir()
     const env = parseEnv({ PORT: '4123', DATA_DIR: dir })

@@ -47,6 +47,18 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_PRICE_MONTHLY: optionalString,
   STRIPE_PRICE_ANNUAL: optionalString,
+  // IVA (decisions/0033): Stripe Tax computes it (and the EU reverse charge) when on; otherwise the
+  // inclusive tax rate (txr_…, 21 % for Spain) is put on the checkout's line. Never both.
+  STRIPE_AUTOMATIC_TAX: z
+    .enum(['1', '0', 'true', 'false', ''])
+    .default('')
+    .transform((value) => value === '1' || value === 'true'),
+  STRIPE_TAX_RATE_ID: optionalString.pipe(
+    z
+      .string()
+      .regex(/^txr_[A-Za-z0-9]+$/, 'must be a Stripe tax rate id (txr_…)')
+      .optional(),
+  ),
   // Points the Stripe SDK at another API host (stripe-mock, a local fake); tests only.
   STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
   // Mux video (optional): set MUX_TOKEN_ID and the rest become required (parseEnv).
@@ -105,6 +117,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const paymentsProvider = parsed.PAYMENTS_PROVIDER ?? (parsed.STRIPE_SECRET_KEY ? 'stripe' : isPublic ? undefined : 'test')
   if (paymentsProvider === 'stripe' && !stripeComplete) {
     throw new Error('Stripe payments need STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_MONTHLY and STRIPE_PRICE_ANNUAL')
+  }
+  if (parsed.STRIPE_AUTOMATIC_TAX && parsed.STRIPE_TAX_RATE_ID) {
+    throw new Error('Choose one way to charge IVA: STRIPE_AUTOMATIC_TAX=1 (Stripe Tax) or STRIPE_TAX_RATE_ID, not both')
   }
   if (parsed.MUX_TOKEN_ID) {
     if (!(parsed.MUX_TOKEN_SECRET && parsed.MUX_WEBHOOK_SECRET && parsed.MUX_SIGNING_KEY_ID && parsed.MUX_SIGNING_PRIVATE_KEY)) {

@@ -22,6 +22,79 @@ export interface FakeSubscription {
   promotion_code?: string | null
 }
 
+// --- invoices, tax, credit notes, refunds (billing part A) ---
+/** An invoice as the fake keeps it; the listing builds Stripe's shape from it. */
+export interface FakeInvoice {
+  id: string
+  customer: string
+  subscription?: string
+  number?: string | null
+  status: 'draft' | 'open' | 'paid' | 'void' | 'uncollectible'
+  /** Cents, IVA included. */
+  total: number
+  /** The IVA inside the total (0 under the reverse charge). */
+  tax?: number
+  reverse_charge?: boolean
+  currency?: string
+  customer_name?: string | null
+  customer_tax_id?: { type: string; value: string } | null
+  customer_address?: { line1?: string; postal_code?: string; city?: string; country?: string } | null
+  created?: number
+  paid_at?: number | null
+  post_payment_credit_notes_amount?: number
+}
+
+function fakeInvoiceBody(invoice: FakeInvoice) {
+  const created = invoice.created ?? Math.floor(Date.now() / 1000)
+  return {
+    id: invoice.id,
+    object: 'invoice',
+    customer: invoice.customer,
+    number: invoice.number ?? null,
+    status: invoice.status,
+    currency: invoice.currency ?? 'eur',
+    total: invoice.total,
+    amount_paid: invoice.status === 'paid' ? invoice.total : 0,
+    post_payment_credit_notes_amount: invoice.post_payment_credit_notes_amount ?? 0,
+    total_taxes: invoice.reverse_charge
+      ? [
+          {
+            amount: 0,
+            tax_behavior: 'inclusive',
+            taxability_reason: 'reverse_charge',
+            taxable_amount: invoice.total,
+            type: 'tax_rate_details',
+          },
+        ]
+      : invoice.tax
+        ? [
+            {
+              amount: invoice.tax,
+              tax_behavior: 'inclusive',
+              taxability_reason: 'standard_rated',
+              taxable_amount: invoice.total - invoice.tax,
+              type: 'tax_rate_details',
+            },
+          ]
+        : [],
+    customer_name: invoice.customer_name ?? null,
+    customer_tax_ids: invoice.customer_tax_id ? [invoice.customer_tax_id] : [],
+    customer_address: invoice.customer_address ?? null,
+    hosted_invoice_url: `https://invoice.stripe.com/i/${invoice.id}`,
+    invoice_pdf: `https://pay.stripe.com/invoice/${invoice.id}/pdf`,
+    created,
+    status_transitions: { finalized_at: invoice.status === 'draft' ? null : created, paid_at: invoice.paid_at ?? null },
+    parent: invoice.subscription
+      ? { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: {} } }
+      : null,
+    lines: {
+      object: 'list',
+      data: [{ id: `il_${invoice.id}`, object: 'line_item', description: 'Membresía Círculo CEO', amount: invoice.total }],
+    },
+  }
+}
+// --- end of billing part A's types ---
+
 /**
  * A local stand-in for the parts of Stripe's HTTP API the app calls (customers,
  * checkout sessions, billing portal sessions, subscriptions list and cancel). The real `stripe`
@@ -30,6 +103,8 @@ export interface FakeSubscription {
 export async function startFakeStripe() {
   const requests: Array<{ method: string; path: string; form: URLSearchParams; idempotencyKey?: string }> = []
   const subscriptions: FakeSubscription[] = []
+  const invoices: FakeInvoice[] = []
+  const creditNotes: Array<{ id: string; invoice: string; amount: number; refund_amount: number; memo: string | null }> = []
   let customerCount = 0
   let failNext: { status: number; times: number } | null = null
 
@@ -119,6 +194,43 @@ export async function startFakeStripe() {
       Object.assign(subscription, { status: 'canceled', canceled_at: now, ended_at: now })
       return send(200, { id: subscription.id, object: 'subscription', customer: subscription.customer, status: 'canceled' })
     }
+    // --- invoices, tax, credit notes, refunds (billing part A) ---
+    if (req.method === 'GET' && url.pathname === '/v1/invoices') {
+      const customer = url.searchParams.get('customer')
+      const data = invoices
+        .filter((invoice) => invoice.customer === customer)
+        .sort((a, b) => (b.created ?? 0) - (a.created ?? 0))
+        .map(fakeInvoiceBody)
+      return send(200, { object: 'list', data, has_more: false, url: '/v1/invoices' })
+    }
+    const invoiceRead = req.method === 'GET' && /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname)
+    if (invoiceRead) {
+      const invoice = invoices.find((candidate) => candidate.id === invoiceRead[1])
+      if (!invoice) return send(404, { error: { type: 'invalid_request_error', message: `No such invoice: '${invoiceRead[1]}'` } })
+      return send(200, fakeInvoiceBody(invoice))
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/credit_notes') {
+      const invoice = invoices.find((candidate) => candidate.id === form.get('invoice'))
+      if (!invoice) return send(404, { error: { type: 'invalid_request_error', message: `No such invoice: '${form.get('invoice')}'` } })
+      const amount = Number(form.get('amount'))
+      const refund = Number(form.get('refund_amount') ?? 0)
+      const credited = invoice.post_payment_credit_notes_amount ?? 0
+      // Stripe's rules as far as we use them: a paid invoice, amounts that add up, never more than what is left.
+      if (invoice.status !== 'paid' || !(amount > 0) || refund !== amount || credited + amount > invoice.total) {
+        return send(400, { error: { type: 'invalid_request_error', message: 'The credit note amount is invalid for this invoice' } })
+      }
+      invoice.post_payment_credit_notes_amount = credited + amount
+      const note = { id: `cn_fake_${creditNotes.length + 1}`, invoice: invoice.id, amount, refund_amount: refund, memo: form.get('memo') }
+      creditNotes.push(note)
+      return send(200, {
+        ...note,
+        object: 'credit_note',
+        status: 'issued',
+        customer: invoice.customer,
+        currency: invoice.currency ?? 'eur',
+      })
+    }
+    // --- end of billing part A's endpoints ---
     send(404, { error: { type: 'invalid_request_error', message: `No fake for ${req.method} ${url.pathname}` } })
   })
   // --- subscriptions' life cycle, promotion codes (billing part B) ---
@@ -291,6 +403,9 @@ export async function startFakeStripe() {
     coupons,
     promotionCodes,
     checkoutWithCode,
+    /** billing part A: invoices as Stripe lists them, and the credit notes created. */
+    invoices,
+    creditNotes,
     /** The next `times` requests fail (the SDK retries up to twice on its own). */
     failNextWith(status: number, times = 3) {
       failNext = { status, times }
@@ -305,7 +420,7 @@ export const FAKE_WEBHOOK_SECRET = 'whsec_test_secret'
  * A test file's payments go to Stripe, that is to a fake started before its tests: the real SDK
  * with our prices, pointed at it. The environment before is restored after them.
  */
-export function useFakeStripe() {
+export function useFakeStripe(extraEnv: Record<string, string> = {}) {
   const fake = {} as Awaited<ReturnType<typeof startFakeStripe>>
   const previous = getEnv()
   beforeAll(async () => {
@@ -323,6 +438,8 @@ export function useFakeStripe() {
         STRIPE_PRICE_ANNUAL: 'price_annual_900',
         STRIPE_API_BASE: fake.url,
         LOG_LEVEL: 'silent',
+        // billing part A: a file may turn on Stripe Tax or a tax rate (STRIPE_AUTOMATIC_TAX, STRIPE_TAX_RATE_ID).
+        ...extraEnv,
       }),
     )
     setStripe(undefined)

@@ -7,7 +7,7 @@ import { statusPath } from '~/features/admission/admission.server'
 import * as invitationRoute from '~/features/admission/invitation.route'
 import { admissionApplications } from '~/features/admission/schema'
 import * as statusRoute from '~/features/admission/status.route'
-import { subscriptions } from '~/features/billing/schema'
+import { invoices, refunds, subscriptions } from '~/features/billing/schema'
 import { ceoSessionComments, ceoSessionLikes, ceoSessionProgress } from '~/features/ceo-sessions/schema'
 import { createEvent, toggleRegistration } from '~/features/events/events.server'
 import { communityComments } from '~/features/feed/schema'
@@ -349,6 +349,28 @@ describe('each export holds only its member', () => {
       monthlyCents: 8900,
       currency: 'eur',
       startedAt: new Date('2026-10-01T00:00:00Z'),
+    })
+    // Her invoice (her company's name and NIF) and its refund, which an admin made with a reason.
+    await db.insert(invoices).values({
+      id: 'in_ximena',
+      userId: member.userId!,
+      customerId: 'cus_ximena',
+      status: 'paid',
+      currency: 'eur',
+      totalCents: 8900,
+      taxCents: 1545,
+      billingName: 'Finanzas Ximena, S.L.',
+      billingTaxId: 'B11111111',
+      issuedAt: new Date('2026-10-01T00:00:00Z'),
+    })
+    await db.insert(refunds).values({
+      invoiceId: 'in_ximena',
+      userId: member.userId!,
+      amountCents: 8900,
+      currency: 'eur',
+      withinGuarantee: false,
+      reason: 'Lo pidió por escrito',
+      status: 'done',
     })
     await db.insert(passkey).values({
       id: 'pk_ximena',

@@ -30,6 +30,10 @@ import { profileAction } from './profile-action.server'
 import { PremiumBox } from './components/premium-box'
 import { MembershipNotices } from '~/features/billing/components/membership-notices'
 import { membershipOf } from '~/features/billing/lifecycle.server'
+import { InvoicesCard } from '~/features/billing/components/invoices-card'
+import { listInvoices } from '~/features/billing/invoices.server'
+import { formatMoney, invoiceStatusLabel } from '~/features/billing/tax'
+import { longDate } from '~/platform/dates'
 import { displayName } from './display-name'
 import { isProfileComplete } from './profile-completeness'
 import { ChangeEmailSchema, ChangePasswordSchema, EMAIL_CHANGE_MESSAGES, ProfileSchema } from './profile-schemas'
@@ -45,13 +49,26 @@ export async function loader({ request }: Route.LoaderArgs) {
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
   // Each card's own read: one that fails leaves the rest of the page, and that card says so (ADR 0012).
-  const [preferences, devices, passkeys, membership] = await Promise.all([
+  const [preferences, devices, passkeys, membership, invoices] = await Promise.all([
     orWhenFailed(getPreferences(user.id), null, 'notification preferences'),
     orWhenFailed(listDevices(user.id, currentSessionToken(request)), null, 'devices'),
     orWhenFailed(listPasskeys(user.id), null, 'passkeys'),
     orWhenFailed(membershipOf(user.id), null, 'membership'),
+    orWhenFailed(listInvoices(user.id), null, 'invoices'),
   ])
   return {
+    // 'Facturas' (decisions/0033): Stripe's PDF, or our printable page for the test checkout's.
+    invoices:
+      invoices?.map((invoice) => ({
+        id: invoice.id,
+        number: invoice.number ?? 'Sin número',
+        date: longDate(invoice.issuedAt),
+        amount: formatMoney(invoice.totalCents, invoice.currency),
+        status: invoiceStatusLabel(invoice),
+        reverseCharge: invoice.reverseCharge,
+        href: invoice.pdfUrl ?? `/perfil/facturas/${invoice.id}`,
+        external: Boolean(invoice.pdfUrl),
+      })) ?? null,
     preferences: preferences && preferencesFor(user, preferences),
     email: user.email,
     roles: user.roles,
@@ -218,6 +235,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           <MembershipNotices membership={loaderData.membership} />
         </CardContent>
       </Card>
+      {profile.hasBillingAccount || loaderData.invoices?.length !== 0 ? (
+        <InvoicesCard invoices={loaderData.invoices} hasBillingAccount={profile.hasBillingAccount} />
+      ) : null}
     </div>
   )
 }

@@ -50,6 +50,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   billing_resumed: 'Cobro reanudado',
   promotion_code_created: 'Código promocional creado',
   promotion_code_deactivated: 'Código promocional desactivado',
+  payment_refunded: 'Pago reembolsado y membresía cancelada',
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -106,6 +106,7 @@ export default function DashboardPage({ loaderData: d }: Route.ComponentProps) {
             value={formatPercent(d.money.codeShare)}
             hint={`${d.money.newWithCode} de ${d.money.newSubscriptions} suscripciones nuevas`}
           />
+          <Stat label="Reembolsos" value={formatEuros(d.money.refundedCents)} hint={`${d.money.refunds} en los ${periodLabel}`} />
         </dl>
         <TitledCard title="Motivos de baja">
           {d.money.churnReasons.length === 0 ? (

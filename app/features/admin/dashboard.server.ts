@@ -91,6 +91,11 @@ export function moneyQuery(w: Window) {
           where cancel_reason is not null and canceled_at >= ${w.periodStart} group by 1
         ) reasons
       ) as "churnReasons",
+      (select count(*)::int from refunds where status = 'done' and created_at >= ${w.periodStart}) as "refunds",
+      (
+        select coalesce(sum(amount_cents), 0)::int from refunds
+        where status = 'done' and created_at >= ${w.periodStart} and currency = 'eur'
+      ) as "refundedCents",
       (
         select coalesce(json_agg(due order by due."periodEnd"), '[]') from (
           select s.user_id as "userId", coalesce(nullif(trim(p.display_name), ''), trim(concat(p.first_name, ' ', p.last_name)), u.name) as "name",
@@ -199,6 +204,9 @@ export interface Dashboard {
     cancellations: number
     ended: number
     runningAtStart: number
+    /** Refunds made in the period (decisions/0033) and what they gave back, in euro cents. */
+    refunds: number
+    refundedCents: number
     /** Ended ÷ running at the start, or null when nothing was running. */
     churn: number | null
     retrying: number

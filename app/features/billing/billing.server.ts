@@ -7,8 +7,10 @@ import { stripeEvents, subscriptions as subscriptionsTable, testCheckoutSessions
 import { user } from '~/platform/auth/schema'
 import { getEnv } from '~/platform/env.server'
 import { enqueue } from '~/platform/jobs/jobs.server'
+import { type InvoiceState, keepInvoices } from './invoices.server'
 import { paymentMailJob } from './payment-mail.server'
-import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState } from './stripe.server'
+import { getStripe, grantsPremium, type Plan, priceIdFor, readSubscriptions, type SubscriptionState, taxParams } from './stripe.server'
+import { TAX_WORDING } from './tax'
 
 /** The member's Stripe customer, created on first checkout and kept on the profile. */
 async function ensureStripeCustomer(userId: string) {
@@ -44,8 +46,16 @@ export async function startCheckout(userId: string, plan: Plan) {
     mode: 'subscription',
     customer,
     client_reference_id: userId,
-    line_items: [{ price: priceIdFor(plan), quantity: 1 }],
+    line_items: [{ price: priceIdFor(plan), quantity: 1, ...taxParams().lineItem }],
     locale: 'es',
+    // Invoices name the buyer (RD 1619/2012): the address always, a company's tax id when it has one,
+    // written onto the customer so every renewal's invoice carries them too.
+    billing_address_collection: 'required',
+    tax_id_collection: { enabled: true },
+    customer_update: { name: 'auto', address: 'auto' },
+    // Stripe's page says it too, above the pay button.
+    custom_text: { submit: { message: TAX_WORDING.priceNote } },
+    ...taxParams().session,
     allow_promotion_codes: true,
     metadata: { userId, plan },
     subscription_data: { metadata: { userId } },
@@ -76,12 +86,15 @@ export async function applySubscriptionState({
   subscriptions,
   eventId,
   eventType,
+  invoices,
 }: {
   customerId: string
   userId?: string | null
   subscriptions: SubscriptionState[]
   eventId?: string
   eventType?: string
+  /** The customer's invoices, re-read with the subscriptions (or the test checkout's): kept in the same transaction. */
+  invoices?: InvoiceState[]
 }) {
   const premium = grantsPremium(subscriptions)
   return getDb().transaction(async (tx) => {
@@ -117,6 +130,7 @@ export async function applySubscriptionState({
     for (const invoiceId of failingInvoices) {
       await enqueue(paymentMailJob, { userId: profile.userId, kind: 'failed' }, { executor: tx, dedupeKey: `failed:${invoiceId}` })
     }
+    if (invoices) await keepInvoices(tx, profile.userId, customerId, invoices)
     // Premium an admin granted is the admin's to take back: a subscription ending does not.
     if (!premium && profile.premiumSource === 'admin') return profile.isPremium
     if (profile.isPremium && !premium && failedBefore) {

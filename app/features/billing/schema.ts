@@ -104,3 +104,63 @@ export const promotionCodes = pgTable(
   },
   (table) => [index('promotion_codes_created_idx').on(table.createdAt)],
 )
+
+/**
+ * The member's invoices as Stripe last described them (decisions/0033): the 'Facturas' card in
+ * /perfil and the refund read them. Rewritten whole from the re-read invoice on every event; the
+ * local test checkout writes its own through the same code. Amounts in cents of `currency`,
+ * IVA included in `totalCents` (our prices are tax-inclusive).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    /** Stripe's invoice id (`test_in_…` for the local test checkout). */
+    id: text('id').primaryKey(),
+    userId: userIdColumn(),
+    customerId: text('customer_id').notNull(),
+    subscriptionId: text('subscription_id'),
+    /** The correlative number Stripe gives at finalization (null for a draft). */
+    number: text('number'),
+    /** Stripe's: draft, open, paid, void, uncollectible. */
+    status: text('status').notNull(),
+    currency: text('currency').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    taxCents: integer('tax_cents').notNull().default(0),
+    /** Credited and refunded after payment (credit notes): equal to the total when fully refunded. */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** EU company with a valid VAT number under Stripe Tax: no IVA, 'Inversión del sujeto pasivo'. */
+    reverseCharge: boolean('reverse_charge').notNull().default(false),
+    /** The buyer as the invoice names them: the member's own billing name, tax id and address. */
+    billingName: text('billing_name'),
+    billingTaxId: text('billing_tax_id'),
+    billingAddress: text('billing_address'),
+    description: text('description'),
+    hostedUrl: text('hosted_url'),
+    pdfUrl: text('pdf_url'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('invoices_user_issued_idx').on(table.userId, table.issuedAt)],
+)
+
+/**
+ * One refund per invoice, claimed before Stripe is called: the primary key makes two admins
+ * clicking at once refund once (decisions/0033). `done` once Stripe answered.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    invoiceId: text('invoice_id').primaryKey(),
+    userId: userIdColumn(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Within the guarantee, or past it with the admin's typed reason. */
+    withinGuarantee: boolean('within_guarantee').notNull(),
+    reason: text('reason'),
+    creditNoteId: text('credit_note_id'),
+    status: text('status').notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('refunds_user_idx').on(table.userId), index('refunds_created_idx').on(table.createdAt)],
+)

@@ -4,6 +4,7 @@ import { applySubscriptionState, isEventProcessed, readSubscriptions } from './b
 import { getEnv } from '~/platform/env.server'
 import { logger } from '~/platform/logger.server'
 import { getStripe } from './stripe.server'
+import { applyInvoiceState, readInvoices } from './invoices.server'
 import type { Route } from './+types/stripe-webhook.route'
 
 /** Stripe signs the timestamp with the body; older deliveries are refused as replays. */
@@ -23,6 +24,20 @@ const HANDLED = new Set([
   'customer.subscription.updated',
   'customer.subscription.deleted',
   'invoice.payment_failed',
+])
+
+/**
+ * Events about invoices and their refunds (decisions/0033): the customer's invoices are re-read
+ * and mirrored for 'Facturas'; access is not touched, so none of them can take premium away.
+ */
+const INVOICE_EVENTS = new Set([
+  'invoice.finalized',
+  'invoice.paid',
+  'invoice.voided',
+  'invoice.marked_uncollectible',
+  'credit_note.created',
+  'credit_note.voided',
+  'charge.refunded',
 ])
 
 /**
@@ -48,20 +63,39 @@ export async function action({ request }: Route.ActionArgs) {
   if (await isEventProcessed(event.id)) return Response.json({ received: true, duplicate: true })
 
   const { customerId, userId } = customerOf(event)
-  // Any other event (invoice.paid, customer.updated, charge.*…) says nothing about access:
+  if (INVOICE_EVENTS.has(event.type) && customerId) {
+    try {
+      const result = await applyInvoiceState({
+        customerId,
+        invoices: await readInvoices(customerId),
+        eventId: event.id,
+        eventType: event.type,
+      })
+      logger.info({ eventId: event.id, type: event.type, customerId, result }, 'Stripe invoice event processed')
+      return Response.json({ received: true })
+    } catch (error) {
+      logger.error({ err: error, eventId: event.id }, 'Stripe invoice event failed; Stripe will retry')
+      return Response.json({ error: 'processing failed' }, { status: 500 })
+    }
+  }
+  // Any other event (customer.updated, charge.succeeded…) says nothing about access:
   // acknowledged untouched, so it can never take premium away from a paying member.
   if (!HANDLED.has(event.type) || !customerId) {
     logger.info({ eventId: event.id, type: event.type }, 'Stripe event acknowledged without changes')
     return Response.json({ received: true, ignored: true })
   }
   try {
+    // Both read before anything is written: the invoices are kept in the same transaction, so the
+    // checkout that links a customer also brings the invoices whose events came before it.
     const subscriptions = await readSubscriptions(customerId)
+    const invoices = await readInvoices(customerId)
     const result = await applySubscriptionState({
       customerId,
       userId,
       subscriptions,
       eventId: event.id,
       eventType: event.type,
+      invoices,
     })
     logger.info({ eventId: event.id, type: event.type, customerId, result }, 'Stripe event processed')
     return Response.json({ received: true })

@@ -110,6 +110,22 @@ function promotionCodeOf(subscription: Stripe.Subscription) {
   return null
 }
 
+/**
+ * How Checkout charges IVA (decisions/0033): Stripe Tax when the operator turned it on (it also
+ * applies the reverse charge to EU companies with a valid VAT number), else the configured
+ * inclusive tax rate on the line. With neither, the price is charged as it is (the prices already
+ * include IVA; the invoice then shows no tax line).
+ */
+export function taxParams(): {
+  session: { automatic_tax?: { enabled: true } }
+  lineItem: { tax_rates?: string[] }
+} {
+  const env = getEnv()
+  if (env.STRIPE_AUTOMATIC_TAX) return { session: { automatic_tax: { enabled: true } }, lineItem: {} }
+  if (env.STRIPE_TAX_RATE_ID) return { session: {}, lineItem: { tax_rates: [env.STRIPE_TAX_RATE_ID] } }
+  return { session: {}, lineItem: {} }
+}
+
 /** Re-reads a customer's subscriptions from Stripe: the truth, whatever order events came in. */
 export async function readSubscriptions(customerId: string): Promise<SubscriptionState[]> {
   const list = await getStripe().subscriptions.list({ customer: customerId, status: 'all', limit: 20, expand: ['data.discounts'] })

@@ -278,7 +278,7 @@ describe('webhooks', () => {
       fake.subscriptions.findIndex((s) => s.customer === customerId),
       1,
     )
-    for (const type of ['invoice.paid', 'customer.updated', 'charge.succeeded', 'payment_intent.succeeded']) {
+    for (const type of ['invoice.upcoming', 'customer.updated', 'charge.succeeded', 'payment_intent.succeeded']) {
       const outcome = await webhook(event(type, { customer: customerId }))
       expect(outcome.status).toBe(200)
       expect(outcome.data).toEqual({ received: true, ignored: true })

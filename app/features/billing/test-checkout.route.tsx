@@ -1,5 +1,10 @@
+import { getFormProps, useForm } from '@conform-to/react'
 import { Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
+import { optionalText } from '~/platform/http/text-fields'
+import { Field, FormError } from '~/ui/field'
+import { includedVatCents, TAX_WORDING } from './tax'
+import { TaxIdField } from './invoice-fields'
 import { pricing } from '~/features/site/content'
 import { requireUser } from '~/features/account/guards.server'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
@@ -32,9 +37,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { plan: session.plan }
 }
 
+/**
+ * What Stripe Checkout asks a buyer for an invoice (decisions/0033), asked here too so the local
+ * invoice names both parties: the name (a company's or a person's), a tax id when buying as a
+ * company, the billing address.
+ */
+const TestCheckoutIntent = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('cancel') }),
+  z.object({
+    intent: z.literal('pay'),
+    billingName: optionalText(200),
+    taxId: TaxIdField,
+    billingAddress: optionalText(300, { multiline: true }),
+  }),
+])
+
 export async function action({ request }: Route.ActionArgs) {
   const { user, session } = await loadOwnSession(request)
-  return handleIntent(request, z.object({ intent: z.enum(['pay', 'cancel']) }), {
+  return handleIntent(request, TestCheckoutIntent, {
     cancel: {
       invalid: 'Solicitud no válida',
       async run() {
@@ -43,10 +63,11 @@ export async function action({ request }: Route.ActionArgs) {
       },
     },
     pay: {
-      invalid: 'Solicitud no válida',
-      async run() {
+      invalid: 'Revisa los datos de facturación',
+      async run({ billingName, taxId, billingAddress }) {
         await setTestCheckoutStatus(session.id, 'paid')
         const now = Math.floor(Date.now() / 1000)
+        const totalCents = pricing.plans[session.plan].amount * 100
         // The same activation code a Stripe webhook runs, with a simulated active subscription.
         await applySubscriptionState({
           customerId: `test_cus_${user.id}`,
@@ -63,6 +84,28 @@ export async function action({ request }: Route.ActionArgs) {
               startedAt: now,
             },
           ],
+          // Its paid invoice, as Stripe's invoice.paid would bring it: IVA included in the price.
+          invoices: [
+            {
+              id: `test_in_${session.id}`,
+              subscriptionId: `test_sub_${session.id}`,
+              number: `PRUEBA-${session.id.slice(-12).toUpperCase()}`,
+              status: 'paid',
+              currency: 'eur',
+              totalCents,
+              taxCents: includedVatCents(totalCents),
+              refundedCents: 0,
+              reverseCharge: false,
+              billingName: billingName ?? (user.name || null),
+              billingTaxId: taxId,
+              billingAddress,
+              description: `${pricing.cardTitle} · ${PLAN_LABELS[session.plan]}`,
+              hostedUrl: null,
+              pdfUrl: null,
+              issuedAt: now,
+              paidAt: now,
+            },
+          ],
         })
         return redirect('/success')
       },
@@ -70,17 +113,31 @@ export async function action({ request }: Route.ActionArgs) {
   })
 }
 
-export default function TestCheckoutPage({ loaderData }: Route.ComponentProps) {
+export default function TestCheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
+  const [form, fields] = useForm<{ billingName?: string; taxId?: string; billingAddress?: string }>({
+    id: 'test-checkout',
+    lastResult: actionData && !actionData.ok ? actionData.submission : undefined,
+  })
   return (
     <TestModeCard
       title="Pago simulado"
       description="Este servidor no tiene Stripe configurado. Nada se cobra: el pago simulado activa la membresía premium con el mismo código que usa Stripe."
     >
       <CardContent className="grid gap-4">
-        <p className="rounded-lg border bg-muted p-4 font-medium">{PLAN_LABELS[loaderData.plan]}</p>
-        <Form method="post" className="grid gap-2">
+        <div className="rounded-lg border bg-muted p-4">
+          <p className="font-medium">{PLAN_LABELS[loaderData.plan]}</p>
+          <p className="text-sm text-muted-foreground">{TAX_WORDING.priceNote}</p>
+        </div>
+        <Form method="post" className="grid gap-4" {...getFormProps(form)}>
+          <fieldset className="grid gap-3">
+            <legend className="mb-1 font-medium">Datos de facturación</legend>
+            <Field label="Nombre o razón social" field={fields.billingName} autoComplete="organization" maxLength={200} />
+            <Field label="NIF (si compras como empresa)" field={fields.taxId} maxLength={32} />
+            <Field label="Dirección de facturación" field={fields.billingAddress} autoComplete="street-address" maxLength={300} />
+          </fieldset>
+          <FormError errors={form.errors} id={form.errorId} />
           <Button type="submit" name="intent" value="pay" disabled={busy}>
             {busy ? 'Procesando...' : 'Pagar (simulado)'}
           </Button>

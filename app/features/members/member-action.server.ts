@@ -6,6 +6,8 @@ import { deleteAccount, DELETION_MESSAGES } from '~/features/account/account-del
 import { queueDataExport } from '~/features/account/data-export.server'
 import { WritingChoice } from '~/features/account/profile-schemas'
 import { recordAudit } from '~/platform/audit/audit.server'
+import { RefundIntent, refundIntent } from '~/features/billing/refund.server'
+import { REFUND_MESSAGES } from '~/features/billing/refund-limits'
 import { ROLE_NAMES } from './role-names'
 import { accountExists, changeRole, LastAdminError, setPremiumByAdmin } from './roles.server'
 
@@ -22,11 +24,13 @@ const MemberIntent = z.discriminatedUnion('intent', [
     role: z.enum(['admin', 'moderator']),
     grant: z.enum(['true', 'false']).transform((value) => value === 'true'),
   }),
+  RefundIntent,
 ])
 
 /**
  * An admin's controls on /usuario/:id (docs/decisions/0012): premium and roles (audited in
- * roles.server.ts), and at the member's request their data and the deletion of their account.
+ * roles.server.ts), at the member's request their data and the deletion of their account, and
+ * the refund of a payment (billing/refund.server.ts, decisions/0033).
  */
 export function memberAction(request: Request, admin: CurrentUser, targetId: string) {
   const path = `/usuario/${targetId}`
@@ -59,6 +63,11 @@ export function memberAction(request: Request, admin: CurrentUser, targetId: str
         }
         return redirectWithToast(targetId === admin.id ? '/' : '/admin/miembros', { type: 'success', title: DELETION_MESSAGES.doneByAdmin })
       },
+    },
+    refund: {
+      invalid: REFUND_MESSAGES.invalid,
+      failed: REFUND_MESSAGES.failed,
+      run: (input) => refundIntent(admin, targetId, input),
     },
     role: {
       invalid: 'Error al actualizar el rol',

@@ -7,7 +7,10 @@ import { AdmissionButton } from '~/features/site/components/admission-button'
 import { requireAdmin, requireUser } from '~/features/account/guards.server'
 import { can } from '~/platform/auth/capabilities'
 import { longDate } from '~/platform/dates'
-import { guardedAction, refuse } from '~/platform/http/responses.server'
+import { guardedAction, orWhenFailed, refuse } from '~/platform/http/responses.server'
+import { refundOffer } from '~/features/billing/refund.server'
+import { RefundCard } from '~/features/billing/components/refund-card'
+import { formatMoney } from '~/features/billing/tax'
 import type { Failure } from '~/platform/http/result'
 import { logger } from '~/platform/logger.server'
 import { ActionStatus } from '~/ui/action-status'
@@ -52,7 +55,23 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         return 'failed' as const
       })
     : null
+  // The refund card (decisions/0033): admins only; without it the rest of the page still shows.
+  const offer = managesMembers
+    ? await orWhenFailed<Awaited<ReturnType<typeof refundOffer>> | 'failed'>(refundOffer(userId), 'failed', 'refund offer')
+    : null
   return {
+    refund:
+      offer && offer !== 'failed'
+        ? {
+            invoiceId: offer.invoice.id,
+            number: offer.invoice.number,
+            amount: formatMoney(offer.invoice.totalCents, offer.invoice.currency),
+            paidOn: longDate(offer.paidAt),
+            firstPaidOn: longDate(offer.firstPaidAt),
+            withinGuarantee: offer.withinGuarantee,
+            refunded: offer.refunded,
+          }
+        : offer,
     isOwn: userId === viewer.id,
     viewerIsAdmin: managesMembers,
     member: {
@@ -121,7 +140,7 @@ export function ErrorBoundary() {
 }
 
 export default function MemberProfilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { member, roles, viewerIsAdmin, isOwn } = loaderData
+  const { member, roles, viewerIsAdmin, isOwn, refund } = loaderData
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
       <BackLink />
@@ -155,6 +174,12 @@ export default function MemberProfilePage({ loaderData, actionData }: Route.Comp
         <Link to={`/admin/miembros/${member.userId}/cobro`} className="text-sm text-primary underline underline-offset-4">
           Cobro: pausar o reanudar
         </Link>
+      ) : null}
+      {viewerIsAdmin ? (
+        <RefundCard
+          offer={refund}
+          failure={actionData && !actionData.ok && actionData.submission?.initialValue?.intent === 'refund' ? actionData : undefined}
+        />
       ) : null}
       {viewerIsAdmin ? <MemberDataControls /> : null}
     </div>

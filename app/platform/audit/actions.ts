@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'billing_resumed',
   'promotion_code_created',
   'promotion_code_deactivated',
+  'payment_refunded',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

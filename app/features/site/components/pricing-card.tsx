@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { Button } from '~/ui/button'
 import { type PlanId, pricing } from '~/features/site/content'
+import { TAX_WORDING } from '~/features/billing/tax'
 import { BadgeCheck, Check, Info, ShieldCheck } from './icons'
 
 const CHECKOUT_ACTION = '/billing/checkout'
@@ -68,6 +69,7 @@ export function PricingCard({
             <span className="text-5xl font-bold tracking-tight text-navy">{plan.price}</span>
             <span className="text-lg text-muted-foreground">{plan.period}</span>
           </p>
+          <p className="text-sm font-medium text-slate-700">{TAX_WORDING.priceNote}</p>
           <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-muted-foreground">
             <span className="sr-only">{plan.compareAtLabel}</span>
             <del aria-hidden className="text-lg">
