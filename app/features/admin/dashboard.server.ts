@@ -44,7 +44,7 @@ async function one<T>(query: SQL) {
 /**
  * Members: totals from the counters kept by triggers (migration 0035), the period's newcomers from
  * the join date's index, and the subscribers by plan from the running subscriptions (a row per
- * paying member) with their profiles by key. What premium by subscription leaves is 'other'.
+ * paying member), each profile read by its key. What premium by subscription leaves is 'other'.
  */
 export function membersQuery(w: Window) {
   const counter = (name: CounterName) => sql`(select value from community_counters where name = ${name})::int`
@@ -67,7 +67,8 @@ export function membersQuery(w: Window) {
         where status in ('active', 'trialing', 'past_due')
         order by user_id, monthly_cents desc
       ) s
-      join profiles p on p.user_id = s.user_id and p.is_premium and p.premium_source = 'subscription'
+      -- Looked up by key for each subscriber: a join could read every profile to hash them.
+      where (select p.is_premium and p.premium_source = 'subscription' from profiles p where p.user_id = s.user_id)
     ) plans`
 }
 
