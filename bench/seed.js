@@ -4,8 +4,9 @@
 // 1. The built server bundle opens the database once (openForCli: takes the PGlite lock,
 //    applies the migrations, including the post categories) and closes it (shutDown).
 // 2. A connection of our own (PGlite on $DATA_DIR/db, or `pg` on DATABASE_URL) inserts the
-//    data set in one transaction of set-based INSERT … SELECT FROM generate_series (at ×1;
-//    BENCH_SCALE multiplies the counts, below):
+//    data set in one transaction of set-based INSERT … SELECT FROM generate_series, the bulk
+//    tables' indexes and foreign keys set aside and built again once their rows are in
+//    (deferChecks, below) (at ×1; BENCH_SCALE multiplies the counts, below):
 //      1,000 members (user + credential account + profile; 90 % complete, a third premium),
 //      10,000 posts over ~350 days (2 pinned, 1 in 8 with attachments), ~30,000 comments
 //      (a third of them replies), ~55,000 post likes, ~45,000 comment likes, and 100,000
