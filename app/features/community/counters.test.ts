@@ -145,6 +145,7 @@ describe('counters kept by triggers (issue 38)', () => {
     const member = await createPersona('premium')
     const target = await createPersona('member')
     await Promise.all(Array.from({ length: 6 }, (_, n) => createConfirmedUser({ firstName: 'A la vez', lastName: `${n}` })))
+    const start = (await shownAndCounted(admin, member)).shown.byState
     for (const n of [20, 21, 22, 23, 24, 25]) await apply(n, 'pending')
     // Six transactions at once, each moving one application (on PostgreSQL, each on its own connection).
     await Promise.all(
@@ -159,7 +160,7 @@ describe('counters kept by triggers (issue 38)', () => {
     )
     const { shown, counted } = await shownAndCounted(admin, member)
     expect(shown).toEqual(counted)
-    expect(shown.byState).toMatchObject({ pending: 0, rejected: 3, waitlisted: 3 })
+    expect(shown.byState).toMatchObject({ pending: start.pending, rejected: start.rejected + 3, waitlisted: start.waitlisted + 3 })
   }, 60_000)
 
   test('a search counts what it finds, the directory keeping work hidden from a search of it', async () => {
