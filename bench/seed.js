@@ -11,7 +11,7 @@
 //      10,000 posts over ~350 days (2 pinned, 1 in 8 with attachments), ~30,000 comments
 //      (a third of them replies), ~55,000 post likes, ~45,000 comment likes, and 100,000
 //      notifications, 300 of them for the member the benchmark signs in as (bench-viewer@example.com).
-//    Counters (like_count, comment_count) are then computed from the rows, as the app keeps them.
+//    Counters (like_count, comment_count) are written with the rows, from the same rules.
 //    Categories are spread on purpose so that a category filter shows 0, 1, 8 or 20 posts.
 //    Also an admin (bench-admin@example.com, role 'admin': the upload phase creates a session as
 //    them) and 500 published CEO sessions over ~7 years, created by the admin, with likes,
@@ -258,7 +258,9 @@ FROM generate_series(1, ${MEMBERS}) n JOIN "user" u ON u.id = 'bench-u' || n;
 
 -- Categories: 'Oportunidades' gets no post, 'Médico' one, 'Acceso al mercado' eight,
 -- one post in ten none, the rest shared by 'General', 'Liderazgo' and 'Ventas y marketing'.
-INSERT INTO community_posts (id, user_id, title, content, post_type, category_id, is_pinned, created_at, updated_at)
+-- The counters the app keeps on the rows are written with them, from the rules below that make the
+-- likes and comments (an UPDATE after would leave broken HOT chains for the indexes built at the end).
+INSERT INTO community_posts (id, user_id, title, content, post_type, category_id, is_pinned, like_count, comment_count, created_at, updated_at)
 SELECT md5('bench-post-' || p)::uuid,
        'bench-u' || (1 + (p * 37) % ${MEMBERS}),
        'Reflexiones sobre ' || (${array(TOPICS)})[1 + p % ${TOPICS.length}] || ' (' || p || ')',
@@ -271,6 +273,10 @@ SELECT md5('bench-post-' || p)::uuid,
           WHEN p % 10 = 0 THEN NULL
           ELSE (ARRAY['General', 'Liderazgo', 'Ventas y marketing'])[1 + p % 3] END),
        p IN (5000, 9990),
+       -- Likes: least(p % 11, POST_LIKES) members, and the viewer on one post in four unless among them.
+       least(p % 11, ${POST_LIKES}) + CASE WHEN p % 4 = 0 AND NOT EXISTS (
+         SELECT 1 FROM generate_series(1, least(p % 11, ${POST_LIKES})) j WHERE (p * 7 + j * 131) % ${MEMBERS} = 0) THEN 1 ELSE 0 END,
+       p % 7,
        now() - (${POSTS} - p) * interval '${3000 / scale} seconds',
        now() - (${POSTS} - p) * interval '${3000 / scale} seconds'
 FROM generate_series(1, ${POSTS}) p;
@@ -287,11 +293,12 @@ SELECT md5('bench-post-' || p)::uuid, 'grafico-' || p || '.jpg',
 FROM generate_series(24, ${POSTS}, 24) p;
 
 -- Post p gets p % 7 comments; every third comment answers the post's first comment.
-INSERT INTO community_comments (id, post_id, user_id, content, parent_comment_id, created_at, updated_at)
+INSERT INTO community_comments (id, post_id, user_id, content, parent_comment_id, like_count, created_at, updated_at)
 SELECT md5('bench-comment-' || p || '-' || c)::uuid, md5('bench-post-' || p)::uuid,
        'bench-u' || (1 + (p * 13 + c * 101) % ${MEMBERS}),
        'Muy interesante. En mi experiencia, ' || (${array(TOPICS)})[1 + (p + c) % ${TOPICS.length}] || ' requiere paciencia y datos.',
        CASE WHEN c % 3 = 0 THEN md5('bench-comment-' || p || '-1')::uuid END,
+       least((p + c) % 4, ${COMMENT_LIKES}),
        least(now(), now() - (${POSTS} - p) * interval '${3000 / scale} seconds' + c * interval '5 minutes'),
        least(now(), now() - (${POSTS} - p) * interval '${3000 / scale} seconds' + c * interval '5 minutes')
 FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c
@@ -311,12 +318,6 @@ SELECT md5('bench-comment-' || p || '-' || c)::uuid, 'bench-u' || (1 + (p * 3 + 
 FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c CROSS JOIN generate_series(1, ${COMMENT_LIKES}) k
 WHERE c <= p % 7 AND k <= (p + c) % 4;
 
-UPDATE community_posts cp SET like_count = l.n
-FROM (SELECT post_id, count(*)::int AS n FROM post_likes GROUP BY post_id) l WHERE l.post_id = cp.id;
-UPDATE community_posts cp SET comment_count = c.n
-FROM (SELECT post_id, count(*)::int AS n FROM community_comments GROUP BY post_id) c WHERE c.post_id = cp.id;
-UPDATE community_comments cc SET like_count = l.n
-FROM (SELECT comment_id, count(*)::int AS n FROM comment_likes GROUP BY comment_id) l WHERE l.comment_id = cc.id;
 
 -- The admin: created the seeded sessions, and creates the one of the upload phase.
 INSERT INTO "user" (id, name, email, email_verified, first_name, last_name, created_at, updated_at)
