@@ -194,7 +194,6 @@ describe('list queries at ×10 (issue 38)', () => {
       // Read whole because no index serves it, or because the planner finds it cheaper?
       const unserved = bigSeqScans(await indexedPlanOf(text, params))
       for (const table of unserved) found.push(`${path}: Seq Scan on ${table}`)
-      if (unserved.length && process.env.DEBUG_PLANS) console.log(path, text.slice(0, 300), JSON.stringify(await planOf(text, params)).slice(0, 1500))
       if (!unserved.length) for (const table of scans) chosen.push(`${path}: Seq Scan on ${table}`)
     }
     expect(statements.length).toBeGreaterThan(30)
