@@ -350,18 +350,13 @@ export async function listApplications(filter: QueueFilter) {
     // The counts by state, and the total of the queue or of one state, are counters kept by a
     // trigger (migration 0035); only a search, a sector or dates count the rows they keep.
     readCounters(STATUS_COUNTERS),
-    filter.q.trim() || filter.sector || filter.from || filter.to
-      ? db.select({ n: count() }).from(applications).where(where)
-      : [],
+    filter.q.trim() || filter.sector || filter.from || filter.to ? db.select({ n: count() }).from(applications).where(where) : [],
   ])
-  const counts = Object.fromEntries(
-    admissionStatusEnum.enumValues.map((status) => [status, counters[`applications_${status}`]]),
-  ) as Record<ApplicationStatus, number>
-  const total = searched
-    ? searched.n
-    : filter.status
-      ? counts[filter.status]
-      : Object.values(counts).reduce((sum, n) => sum + n, 0)
+  const counts = Object.fromEntries(admissionStatusEnum.enumValues.map((status) => [status, counters[`applications_${status}`]])) as Record<
+    ApplicationStatus,
+    number
+  >
+  const total = searched ? searched.n : filter.status ? counts[filter.status] : Object.values(counts).reduce((sum, n) => sum + n, 0)
   return { rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), total, counts }
 }
 

@@ -49,10 +49,7 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
     .filter(Boolean)
     .slice(0, 6)
   for (const word of words) {
-    filters.push(
-      containsTerm(sql`${profiles.directorySearch}`, word),
-      sql`(${profiles.showsWork} or ${containsTerm(names, word)})`,
-    )
+    filters.push(containsTerm(sql`${profiles.directorySearch}`, word), sql`(${profiles.showsWork} or ${containsTerm(names, word)})`)
   }
   if (company?.trim()) filters.push(sql`${profiles.showsWork}`, containsTerm(folded(sql`${profiles.company}`), company))
   if (position?.trim()) filters.push(sql`${profiles.showsWork}`, containsTerm(folded(sql`${profiles.position}`), position))
