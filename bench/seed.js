@@ -4,13 +4,14 @@
 // 1. The built server bundle opens the database once (openForCli: takes the PGlite lock,
 //    applies the migrations, including the post categories) and closes it (shutDown).
 // 2. A connection of our own (PGlite on $DATA_DIR/db, or `pg` on DATABASE_URL) inserts the
-//    data set in one transaction of set-based INSERT … SELECT FROM generate_series (at ×1;
-//    BENCH_SCALE multiplies the counts, below):
+//    data set in one transaction of set-based INSERT … SELECT FROM generate_series, the bulk
+//    tables' indexes and foreign keys set aside and built again once their rows are in
+//    (deferChecks, below) (at ×1; BENCH_SCALE multiplies the counts, below):
 //      1,000 members (user + credential account + profile; 90 % complete, a third premium),
 //      10,000 posts over ~350 days (2 pinned, 1 in 8 with attachments), ~30,000 comments
 //      (a third of them replies), ~55,000 post likes, ~45,000 comment likes, and 100,000
 //      notifications, 300 of them for the member the benchmark signs in as (bench-viewer@example.com).
-//    Counters (like_count, comment_count) are then computed from the rows, as the app keeps them.
+//    Counters (like_count, comment_count) are written with the rows, from the same rules.
 //    Categories are spread on purpose so that a category filter shows 0, 1, 8 or 20 posts.
 //    Also an admin (bench-admin@example.com, role 'admin': the upload phase creates a session as
 //    them) and 500 published CEO sessions over ~7 years, created by the admin, with likes,
@@ -232,6 +233,7 @@ export function seedSql(passwordHash, scale = SCALE, counts = {}) {
   }
   return `
 BEGIN;
+${deferChecks(BULK_TABLES)}
 
 INSERT INTO "user" (id, name, email, email_verified, first_name, last_name, created_at, updated_at)
 SELECT 'bench-u' || n, fn || ' ' || ln,
@@ -256,7 +258,9 @@ FROM generate_series(1, ${MEMBERS}) n JOIN "user" u ON u.id = 'bench-u' || n;
 
 -- Categories: 'Oportunidades' gets no post, 'Médico' one, 'Acceso al mercado' eight,
 -- one post in ten none, the rest shared by 'General', 'Liderazgo' and 'Ventas y marketing'.
-INSERT INTO community_posts (id, user_id, title, content, post_type, category_id, is_pinned, created_at, updated_at)
+-- The counters the app keeps on the rows are written with them, from the rules below that make the
+-- likes and comments (an UPDATE after would leave broken HOT chains for the indexes built at the end).
+INSERT INTO community_posts (id, user_id, title, content, post_type, category_id, is_pinned, like_count, comment_count, created_at, updated_at)
 SELECT md5('bench-post-' || p)::uuid,
        'bench-u' || (1 + (p * 37) % ${MEMBERS}),
        'Reflexiones sobre ' || (${array(TOPICS)})[1 + p % ${TOPICS.length}] || ' (' || p || ')',
@@ -269,6 +273,10 @@ SELECT md5('bench-post-' || p)::uuid,
           WHEN p % 10 = 0 THEN NULL
           ELSE (ARRAY['General', 'Liderazgo', 'Ventas y marketing'])[1 + p % 3] END),
        p IN (5000, 9990),
+       -- Likes: least(p % 11, POST_LIKES) members, and the viewer on one post in four unless among them.
+       least(p % 11, ${POST_LIKES}) + CASE WHEN p % 4 = 0 AND NOT EXISTS (
+         SELECT 1 FROM generate_series(1, least(p % 11, ${POST_LIKES})) j WHERE (p * 7 + j * 131) % ${MEMBERS} = 0) THEN 1 ELSE 0 END,
+       p % 7,
        now() - (${POSTS} - p) * interval '${3000 / scale} seconds',
        now() - (${POSTS} - p) * interval '${3000 / scale} seconds'
 FROM generate_series(1, ${POSTS}) p;
@@ -285,11 +293,12 @@ SELECT md5('bench-post-' || p)::uuid, 'grafico-' || p || '.jpg',
 FROM generate_series(24, ${POSTS}, 24) p;
 
 -- Post p gets p % 7 comments; every third comment answers the post's first comment.
-INSERT INTO community_comments (id, post_id, user_id, content, parent_comment_id, created_at, updated_at)
+INSERT INTO community_comments (id, post_id, user_id, content, parent_comment_id, like_count, created_at, updated_at)
 SELECT md5('bench-comment-' || p || '-' || c)::uuid, md5('bench-post-' || p)::uuid,
        'bench-u' || (1 + (p * 13 + c * 101) % ${MEMBERS}),
        'Muy interesante. En mi experiencia, ' || (${array(TOPICS)})[1 + (p + c) % ${TOPICS.length}] || ' requiere paciencia y datos.',
        CASE WHEN c % 3 = 0 THEN md5('bench-comment-' || p || '-1')::uuid END,
+       least((p + c) % 4, ${COMMENT_LIKES}),
        least(now(), now() - (${POSTS} - p) * interval '${3000 / scale} seconds' + c * interval '5 minutes'),
        least(now(), now() - (${POSTS} - p) * interval '${3000 / scale} seconds' + c * interval '5 minutes')
 FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c
@@ -309,12 +318,6 @@ SELECT md5('bench-comment-' || p || '-' || c)::uuid, 'bench-u' || (1 + (p * 3 + 
 FROM generate_series(1, ${POSTS}) p CROSS JOIN generate_series(1, 6) c CROSS JOIN generate_series(1, ${COMMENT_LIKES}) k
 WHERE c <= p % 7 AND k <= (p + c) % 4;
 
-UPDATE community_posts cp SET like_count = l.n
-FROM (SELECT post_id, count(*)::int AS n FROM post_likes GROUP BY post_id) l WHERE l.post_id = cp.id;
-UPDATE community_posts cp SET comment_count = c.n
-FROM (SELECT post_id, count(*)::int AS n FROM community_comments GROUP BY post_id) c WHERE c.post_id = cp.id;
-UPDATE community_comments cc SET like_count = l.n
-FROM (SELECT comment_id, count(*)::int AS n FROM comment_likes GROUP BY comment_id) l WHERE l.comment_id = cc.id;
 
 -- The admin: created the seeded sessions, and creates the one of the upload phase.
 INSERT INTO "user" (id, name, email, email_verified, first_name, last_name, created_at, updated_at)
@@ -425,9 +428,57 @@ SELECT CASE WHEN n % 4 = 0 THEN 'premium_granted' ELSE 'sign_in_failed' END,
        now() - n * interval '${1580 / scale} seconds'
 FROM generate_series(1, ${AUDIT_LINES}) n;
 
+${restoreChecks()}
 COMMIT;
 ANALYZE;
 `
+}
+
+/** The tables the seed fills by the hundred thousand (at ×10). */
+const BULK_TABLES = [
+  'community_posts',
+  'post_attachments',
+  'community_comments',
+  'post_likes',
+  'comment_likes',
+  'notifications',
+  'admission_applications',
+  'admission_events',
+  'audit_log',
+]
+
+/**
+ * Issue 38: ×10 in minutes. A row inserted into a table with its indexes and foreign keys updates
+ * every index (a GIN index of its search vector among them) and checks each reference one row at
+ * a time; the bulk tables' indexes are built once, sorted, after their rows are in, and their
+ * foreign keys added back, each checked by one join. Only the indexes and keys that no constraint
+ * and no ON CONFLICT need (unique ones stay), and they are recreated from their own definitions,
+ * so the schema after the seed is the migrations'. The same transaction: a failure leaves nothing.
+ */
+function deferChecks(tables) {
+  const names = tables.map(literal).join(', ')
+  return `
+SET LOCAL maintenance_work_mem = '128MB';
+CREATE TEMP TABLE seed_deferred ON COMMIT DROP AS
+SELECT 1 AS step, format('DROP INDEX %s', i.indexrelid::regclass) AS undo, pg_get_indexdef(i.indexrelid) AS redo
+FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
+WHERE t.relnamespace = 'public'::regnamespace AND t.relname IN (${names})
+  AND NOT i.indisunique AND NOT i.indisprimary AND NOT i.indisexclusion
+  AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+UNION ALL
+SELECT 2, format('ALTER TABLE %s DROP CONSTRAINT %I', c.conrelid::regclass, c.conname),
+       format('ALTER TABLE %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid))
+FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+WHERE c.contype = 'f' AND t.relnamespace = 'public'::regnamespace AND t.relname IN (${names});
+DO $$ DECLARE r record; BEGIN
+  FOR r IN SELECT undo FROM seed_deferred ORDER BY step DESC LOOP EXECUTE r.undo; END LOOP;
+END $$;`
+}
+
+function restoreChecks() {
+  return `DO $$ DECLARE r record; BEGIN
+  FOR r IN SELECT redo FROM seed_deferred ORDER BY step LOOP EXECUTE r.redo; END LOOP;
+END $$;`
 }
 
 const FEED_ORDER = 'ORDER BY is_pinned DESC, created_at DESC, id DESC'

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
 import { addDays, DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
 import type { Period } from './filters'
+import type { CounterName } from '~/features/community/schema'
 import type { activityDaily } from './schema'
 
 /**
@@ -40,24 +41,35 @@ async function one<T>(query: SQL) {
   return result.rows[0]!
 }
 
-/** Members: totals from profiles (one row per member), premium by where it came from. */
+/**
+ * Members: totals from the counters kept by triggers (migration 0037), the period's newcomers from
+ * the join date's index, and the subscribers by plan from the running subscriptions (a row per
+ * paying member), each profile read by its key. What premium by subscription leaves is 'other'.
+ */
 export function membersQuery(w: Window) {
+  const counter = (name: CounterName) => sql`(select value from community_counters where name = ${name})::int`
   return sql`
     select
-      count(*)::int as "total",
-      count(*) filter (where p.is_complete)::int as "complete",
-      count(*) filter (where p.is_premium)::int as "premium",
-      count(*) filter (where p.created_at >= ${w.periodStart})::int as "newInPeriod",
-      count(*) filter (where p.is_premium and p.premium_source = 'admin')::int as "premiumByAdmin",
-      count(*) filter (where p.is_premium and p.premium_source = 'subscription' and s.plan = 'monthly')::int as "premiumMonthly",
-      count(*) filter (where p.is_premium and p.premium_source = 'subscription' and s.plan = 'annual')::int as "premiumAnnual",
-      count(*) filter (where p.is_premium and p.premium_source = 'subscription' and s.plan is null)::int as "premiumOther"
-    from profiles p
-    left join (
-      select distinct on (user_id) user_id, plan from subscriptions
-      where status in ('active', 'trialing', 'past_due')
-      order by user_id, monthly_cents desc
-    ) s on s.user_id = p.user_id`
+      ${counter('members')} as "total",
+      ${counter('complete_members')} as "complete",
+      ${counter('premium_members')} as "premium",
+      (select count(*) from profiles where created_at >= ${w.periodStart})::int as "newInPeriod",
+      ${counter('premium_admin')} as "premiumByAdmin",
+      coalesce(plans.monthly, 0) as "premiumMonthly",
+      coalesce(plans.annual, 0) as "premiumAnnual",
+      ${counter('premium_subscription')} - coalesce(plans.monthly, 0) - coalesce(plans.annual, 0) as "premiumOther"
+    from (
+      select
+        count(*) filter (where s.plan = 'monthly')::int as monthly,
+        count(*) filter (where s.plan = 'annual')::int as annual
+      from (
+        select distinct on (user_id) user_id, plan from subscriptions
+        where status in ('active', 'trialing', 'past_due')
+        order by user_id, monthly_cents desc
+      ) s
+      -- Looked up by key for each subscriber: a join could read every profile to hash them.
+      where (select p.is_premium and p.premium_source = 'subscription' from profiles p where p.user_id = s.user_id)
+    ) plans`
 }
 
 /**

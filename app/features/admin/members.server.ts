@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm'
 import { displayName } from '~/features/account/display-name'
 import { ACCENTED, PLAIN, profiles } from '~/features/account/schema'
 import { subscriptions } from '~/features/billing/schema'
+import { readCounters } from '~/features/community/counters.server'
 import { normalizeSearch } from '~/features/members/members.server'
 import { user, userRoles } from '~/platform/auth/schema'
 import { getDb } from '~/platform/db/client.server'
@@ -22,9 +23,17 @@ const ACTIVE_STATUSES = sql`('active', 'trialing', 'past_due')`
 function whereOf(filter: MemberFilter): SQL | undefined {
   const conditions: Array<SQL | undefined> = []
   // Every word must be in the name, company or position (accents and case aside) or the e-mail.
+  // Both sides are found by trigrams (migration 0035), so a search's total counts only the members
+  // found: the accounts whose e-mail matches are looked up first, once (an array the planner reads
+  // as one value), which lets both conditions be index lookups on profiles, joined by a bitmap OR.
   for (const word of normalizeSearch(filter.q).split(' ').filter(Boolean).slice(0, 6)) {
     const pattern = `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
-    conditions.push(or(sql`${profiles.directorySearch} like ${pattern}`, sql`lower(${user.email}) like ${pattern}`))
+    conditions.push(
+      or(
+        sql`${profiles.directorySearch} like ${pattern}`,
+        sql`${profiles.userId} = any(array(select matched.id from ${user} matched where lower(matched.email) like ${pattern}))`,
+      ),
+    )
   }
   if (filter.premium) conditions.push(eq(profiles.isPremium, filter.premium === 'si'))
   if (filter.origen === 'admin') conditions.push(and(eq(profiles.isPremium, true), eq(profiles.premiumSource, 'admin')))
@@ -88,7 +97,7 @@ const SORTS = {
 export async function listMembers(filter: MemberFilter) {
   const where = whereOf(filter)
   const db = getDb()
-  const [rows, [total]] = await Promise.all([
+  const [rows, count] = await Promise.all([
     db
       .select(memberColumns)
       .from(profiles)
@@ -97,13 +106,16 @@ export async function listMembers(filter: MemberFilter) {
       .orderBy(...SORTS[filter.orden || 'recientes'])
       .limit(MEMBERS_PAGE_SIZE)
       .offset((filter.pagina - 1) * MEMBERS_PAGE_SIZE),
-    db
-      .select({ n: sql<number>`count(*)`.mapWith(Number) })
-      .from(profiles)
-      .innerJoin(user, eq(user.id, profiles.userId))
-      .where(where),
+    // Every profile has its account (profiles.user_id references it), and the filter reads no
+    // column of the account: the total counts profiles alone; unfiltered, a counter kept by a trigger.
+    where
+      ? db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(profiles)
+          .where(where)
+          .then(([row]) => row?.n ?? 0)
+      : readCounters(['members']).then((counters) => counters.members),
   ])
-  const count = total?.n ?? 0
   return { members: rows.map(memberView), total: count, pageCount: Math.max(1, Math.ceil(count / MEMBERS_PAGE_SIZE)) }
 }
 

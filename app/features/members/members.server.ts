@@ -1,6 +1,7 @@
 import { and, count, desc, sql, type SQL } from 'drizzle-orm'
 import { getDb } from '~/platform/db/client.server'
 import { communityPosts } from '~/features/feed/schema'
+import { readCounters } from '~/features/community/counters.server'
 import { ACCENTED, PLAIN, profiles, publicProfileColumns } from '~/features/account/schema'
 
 // Accent- and case-insensitive matching without extensions, identical on PGlite and
@@ -35,25 +36,28 @@ export interface DirectoryQuery {
 
 export async function listDirectory({ search, company, position, page = 1 }: DirectoryQuery) {
   // A member who left the directory is not in it; one who keeps their work to themselves is found by name only (issue 28).
-  const filters: SQL[] = [sql`${profiles.isComplete}`, sql`${profiles.listedInDirectory}`]
+  const listed = [sql`${profiles.isComplete}`, sql`${profiles.listedInDirectory}`]
+  const filters: SQL[] = []
   const names = folded(
     sql`coalesce(${profiles.displayName}, '') || ' ' || coalesce(${profiles.firstName}, '') || ' ' || coalesce(${profiles.lastName}, '')`,
   )
-  // Every word must match somewhere in the name, company or position.
-  for (const word of normalizeSearch(search ?? '')
+  // Every word must match somewhere in the name, company or position. The names are part of
+  // directory_search, so a word found in them is found in it too: matched there first, the word is
+  // looked up in its trigram index (migration 0035) and the total counts only the members found.
+  const words = normalizeSearch(search ?? '')
     .split(' ')
     .filter(Boolean)
-    .slice(0, 6)) {
-    filters.push(
-      sql`(case when ${profiles.showsWork} then ${containsTerm(sql`${profiles.directorySearch}`, word)} else ${containsTerm(names, word)} end)`,
-    )
+    .slice(0, 6)
+  for (const word of words) {
+    filters.push(containsTerm(sql`${profiles.directorySearch}`, word), sql`(${profiles.showsWork} or ${containsTerm(names, word)})`)
   }
   if (company?.trim()) filters.push(sql`${profiles.showsWork}`, containsTerm(folded(sql`${profiles.company}`), company))
   if (position?.trim()) filters.push(sql`${profiles.showsWork}`, containsTerm(folded(sql`${profiles.position}`), position))
-  const where = and(...filters)
+  const where = and(...listed, ...filters)
+  const filtered = filters.length > 0
   const db = getDb()
   const offset = (Math.max(page, 1) - 1) * DIRECTORY_PAGE_SIZE
-  const [members, [total]] = await Promise.all([
+  const [members, total] = await Promise.all([
     db
       .select({
         userId: profiles.userId,
@@ -75,9 +79,16 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
       .orderBy(desc(profiles.createdAt), desc(profiles.id))
       .limit(DIRECTORY_PAGE_SIZE)
       .offset(offset),
-    db.select({ n: count() }).from(profiles).where(where),
+    // Unfiltered, the directory is every complete and listed member: a counter kept by a trigger.
+    filtered
+      ? db
+          .select({ n: count() })
+          .from(profiles)
+          .where(where)
+          .then(([row]) => row?.n ?? 0)
+      : readCounters(['directory_members']).then((counters) => counters.directory_members),
   ])
-  return { members, total: total?.n ?? 0, pageCount: Math.max(1, Math.ceil((total?.n ?? 0) / DIRECTORY_PAGE_SIZE)) }
+  return { members, total, pageCount: Math.max(1, Math.ceil(total / DIRECTORY_PAGE_SIZE)) }
 }
 
 /** Community stat 'Miembros Activos': members with a complete profile. */
