@@ -23,6 +23,12 @@ export type SearchOrder = keyof typeof SEARCH_ORDERS
 export const SEARCH_CAP = 1_000
 /** A tab's count past the cap, in the tab's parentheses: 'Posts (más de 1.000)'. */
 export const CAPPED_COUNT = 'más de 1.000'
+/** Said above the results when the open tab is past the cap: what the order looked at. */
+export const CAPPED_NOTE: Record<SearchOrder, string> = {
+  relevancia:
+    'Hay más de 1.000 resultados: se ordenan por relevancia los que lo dicen en el título y los más recientes. Añade palabras para afinar la búsqueda.',
+  recientes: 'Hay más de 1.000 resultados: se muestran los 1.000 más recientes. Añade palabras para afinar la búsqueda.',
+}
 
 export type SearchKind = 'post' | 'comment' | 'session_comment' | 'session' | 'event' | 'member'
 
