@@ -82,7 +82,10 @@ function branches(query: string, viewerId: string) {
         open: open ?? false,
         select,
         byTitle: titled
-          ? { titles: branch({ ...terms, byTitle: inTitle })!, others: branch({ ...terms, byTitle: (_title, vector) => notInTitle(vector) })! }
+          ? {
+              titles: branch({ ...terms, byTitle: inTitle })!,
+              others: branch({ ...terms, byTitle: (_title, vector) => notInTitle(vector) })!,
+            }
           : null,
       },
     ]

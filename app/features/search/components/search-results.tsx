@@ -8,7 +8,17 @@ import { cn } from '~/ui/cn'
 import { Input } from '~/ui/input'
 import { Pager } from '~/ui/pager'
 import { UserAvatar } from '~/ui/user-avatar'
-import { CAPPED_COUNT, CAPPED_NOTE, KIND_LABELS, SEARCH_CAP, SEARCH_ORDERS, SEARCH_TABS, type SearchOrder, type SearchTab, snippetParts } from '../search'
+import {
+  CAPPED_COUNT,
+  CAPPED_NOTE,
+  KIND_LABELS,
+  SEARCH_CAP,
+  SEARCH_ORDERS,
+  SEARCH_TABS,
+  type SearchOrder,
+  type SearchTab,
+  snippetParts,
+} from '../search'
 import type { SearchHit as Hit } from '../search.server'
 
 interface Props {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -92,10 +93,10 @@ describe('more matches than the cap', () => {
       const Stub = createRoutesStub([
         {
           path: '/buscar',
-          Component: () => <SearchResults {...found} tab="posts" order={order} page={1} hasAccess />,
+          Component: () => createElement(SearchResults, { ...found, tab: 'posts', order, page: 1, hasAccess: true }),
         },
       ])
-      return renderToStaticMarkup(<Stub initialEntries={['/buscar?q=coralina']} />)
+      return renderToStaticMarkup(createElement(Stub, { initialEntries: ['/buscar?q=coralina'] }))
     }
     const html = render('relevancia')
     expect(CAPPED_COUNT).toBe('más de 1.000')
