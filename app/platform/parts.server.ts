@@ -59,6 +59,14 @@ export interface SearchTerms {
   words: string
   /** Those words without accents, as the trigram columns are folded. */
   folded: SQL
+  /**
+   * For a kind with a title: `title` its column, searched through its own index on
+   * `to_tsvector('es_unaccent', f_search_text(title))`, and `vector` its search vector, holding the
+   * title at weight A and nothing else at A. Relevance reads such a kind's title matches first, then
+   * its other matches, each pass capped (decisions/0031); when every match is wanted it is `true`.
+   * A kind whose branch does not use it is read in one pass, newest first.
+   */
+  byTitle: (title: SQL, vector: SQL) => SQL
 }
 
 let entries: readonly ConsoleEntry[] = []

@@ -13,9 +13,9 @@ export const ceoSessionsSearch: Searchable[] = [
   {
     kind: 'session',
     // Spec 001 §4: a session is shown once published, never while its video is processing.
-    branch: ({ tsquery, rank, exact }) =>
+    branch: ({ tsquery, rank, exact, byTitle }) =>
       sql`select 'session', s.id::text, s.title, s.summary || ' ' || s.description, null, s.ceo_name || ' · ' || s.ceo_company,
         s.session_date, ${rank(sql`s.search_vector`)}, ${exact(sql`s.title`)}, null
-      from ceo_sessions s where s.search_vector @@ ${tsquery} and s.publication_status = 'published'`,
+      from ceo_sessions s where s.search_vector @@ ${tsquery} and s.publication_status = 'published' and ${byTitle(sql`s.title`, sql`s.search_vector`)}`,
   },
 ]

@@ -45,6 +45,8 @@ export const communityPosts = pgTable(
       table.id.desc().nullsFirst(),
     ),
     index('community_posts_user_idx').on(table.userId),
+    // /buscar's newest matches (features/search): the feed's own index leads with is_pinned.
+    index('community_posts_created_idx').on(table.createdAt),
     reviewRequestIndex('community_posts_review_idx', table),
   ],
 )

@@ -6,9 +6,9 @@ export const feedSearch: Searchable[] = [
   {
     kind: 'post',
     open: true,
-    branch: ({ tsquery, rank, exact, seen }) =>
+    branch: ({ tsquery, rank, exact, seen, byTitle }) =>
       sql`select 'post', p.id::text, p.title, coalesce(p.content, ''), p.user_id, null, p.created_at, ${rank(sql`p.search_vector`)}, ${exact(sql`p.title`)}, null
-      from community_posts p where p.search_vector @@ ${tsquery} and ${seen('p')}`,
+      from community_posts p where p.search_vector @@ ${tsquery} and ${seen('p')} and ${byTitle(sql`p.title`, sql`p.search_vector`)}`,
   },
   {
     kind: 'comment',

@@ -5,14 +5,15 @@ import type { Viewer } from '~/platform/auth/capabilities'
 import { getDb } from '~/platform/db/client.server'
 import { type SearchTerms, searchableKinds } from '~/platform/parts.server'
 import { searchMisses } from './schema'
-import { MARK_START, MARK_STOP, type SearchKind, type SearchOrder, SEARCH_TABS, type SearchTab } from './search'
+import { MARK_START, MARK_STOP, SEARCH_CAP, type SearchKind, type SearchOrder, SEARCH_TABS, type SearchTab } from './search'
 
 /*
  * The one module that queries for /buscar (decisions/0031), from the branches each feature declares
  * searchable (its `search` part). Every rule of what a member may see is in the SQL, before ranking
  * and counting, so a count reveals nothing either; a search is two statements (the counts per type,
  * the page of the open tab with its snippets) and a third only when nothing was found (the
- * operator's count of searches with no result).
+ * operator's count of searches with no result). Each kind reads at most SEARCH_CAP of its matches
+ * (issue 38), so a search costs the same in a community ten or a hundred times larger.
  */
 
 type Kind = SearchKind
@@ -52,12 +53,13 @@ const COLUMNS = 'kind, id, title, body, author_id, speaker, at, rank, exact, par
  * with the same columns, so the kinds stack in one UNION ALL, in the order of the parts. `exact`
  * puts a title equal to the query first; ts_rank's default weights {D 0.1, C 0.2, B 0.4, A 1.0} put
  * the title over the body, and its sum over a word's positions converges (each later one counts
- * less), so repeating a word gains little.
+ * less), so repeating a word gains little. A kind with a title is also built as its title matches
+ * and its other matches, the two passes in which relevance reads its candidates (`candidates`).
  */
 function branches(query: string, viewerId: string) {
   const tsquery = sql`websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)}))`
   const words = wordsOf(query)
-  const terms: SearchTerms = {
+  const terms: Omit<SearchTerms, 'byTitle'> = {
     tsquery,
     rank: (vector) => sql`ts_rank(${vector}, ${tsquery})`,
     exact: (title) => sql`f_unaccent(${title}) = f_unaccent(${query})`,
@@ -66,11 +68,30 @@ function branches(query: string, viewerId: string) {
     words,
     folded: sql`f_unaccent(${words})`,
   }
+  // The title through its own index (migration 0039); the others by the stored vector's weight A,
+  // which is the title, so telling them apart costs no parsing per row.
+  const inTitle = (title: SQL) => sql`to_tsvector('es_unaccent'::regconfig, f_search_text(${title})) @@ ${tsquery}`
+  const notInTitle = (vector: SQL) => sql`not (ts_filter(${vector}, '{a}') @@ ${tsquery})`
   return searchableKinds().flatMap(({ kind, open, branch }) => {
-    const select = branch(terms)
-    return select ? [{ kind: kind as Kind, open: open ?? false, select }] : []
+    let titled = false
+    const select = branch({ ...terms, byTitle: () => ((titled = true), sql`true`) })
+    if (!select) return []
+    return [
+      {
+        kind: kind as Kind,
+        open: open ?? false,
+        select,
+        byTitle: titled
+          ? {
+              titles: branch({ ...terms, byTitle: inTitle })!,
+              others: branch({ ...terms, byTitle: (_title, vector) => notInTitle(vector) })!,
+            }
+          : null,
+      },
+    ]
   })
 }
+type Branch = ReturnType<typeof branches>[number]
 
 export interface SearchInput {
   query: string
@@ -100,17 +121,15 @@ export function searchStatements(viewer: Searcher, input: SearchInput & { query:
   const allowed = branches(query, viewer.id).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
+    // Counting stops one past the cap: 'más de 1.000' is all a tab says beyond it.
     counts: sql.join(
-      allowed.map(({ kind, select }) => sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (${select}) as matched`),
+      allowed.map(
+        ({ kind, select }) =>
+          sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (select 1 from (${select}) as matched limit ${SEARCH_CAP + 1}) as capped`,
+      ),
       sql` union all `,
     ),
-    page: shown.length
-      ? pageOf(
-          shown.map((branch) => branch.select),
-          query,
-          input,
-        )
-      : null,
+    page: shown.length ? pageOf(shown, query, input) : null,
   }
 }
 
@@ -137,9 +156,11 @@ export async function search(viewer: Searcher, input: SearchInput) {
   const shownCount = input.tab === 'todo' ? counts.todo : counts[input.tab]
   return {
     query,
+    // Past the cap a count is only 'more than' (a kind stops counting at SEARCH_CAP + 1).
     counts,
     hits: ((hitRows?.rows ?? []) as unknown as HitRow[]).map(toHit),
-    pageCount: Math.max(1, Math.ceil(shownCount / SEARCH_PAGE_SIZE)),
+    // The pages go as far as the cap: the first thousand results of the open tab.
+    pageCount: Math.max(1, Math.ceil(Math.min(shownCount, SEARCH_CAP) / SEARCH_PAGE_SIZE)),
   }
 }
 
@@ -158,22 +179,45 @@ interface HitRow {
   avatar_url: string | null
 }
 
+/** A branch's rows with the search's column names, newest first, at most `limit` of them. */
+const newest = (select: SQL, limit: number) =>
+  sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) order by at desc, id desc limit ${limit})`
+
+/**
+ * The rows of a kind that the page orders, never more than SEARCH_CAP however many match
+ * (decisions/0031). Newest first: the next `needed` for 'Más recientes' (exact, the page is the
+ * newest of them all). For relevance, a kind with a title gives its title matches first (ts_rank
+ * puts a word in the title over any number of it in a body) and then its newest other matches; a
+ * kind without one, its newest matches. The outer limit runs the second pass only when the titles
+ * leave room.
+ */
+function candidates(branch: Branch, input: SearchInput, needed: number) {
+  if (input.order === 'recientes') return newest(branch.select, Math.min(needed, SEARCH_CAP))
+  if (!branch.byTitle) return newest(branch.select, SEARCH_CAP)
+  const { titles, others } = branch.byTitle
+  return sql`(select * from (${newest(titles, SEARCH_CAP)} union all ${newest(others, SEARCH_CAP)}) as titles_first limit ${SEARCH_CAP})`
+}
+
 /**
  * One page of the rows, best or newest first; the snippets (ts_headline, the costly part) and the
  * authors only for those rows. Stored HTML is cut to its text before the snippet is taken. The
  * snippet reads the stored text as written, so it marks the query's words as stemmed from the
  * query's own text too ('licitacion' marks 'licitación', see f_search_text in migration 0032).
  */
-function pageOf(selects: SQL[], query: string, input: SearchInput) {
+function pageOf(shown: Branch[], query: string, input: SearchInput) {
   const order = input.order === 'recientes' ? sql`at desc, id desc` : sql`exact desc, rank desc, at desc, id desc`
+  const offset = (input.page - 1) * SEARCH_PAGE_SIZE
   const options = `StartSel=${MARK_START}, StopSel=${MARK_STOP}, MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`
   return sql`select hits.kind, hits.id, coalesce(hits.title, (select p.title from community_posts p where p.id = hits.parent_id::uuid)) as title, hits.author_id, hits.speaker, hits.at, hits.parent_id,
       case when hits.kind = 'member' then hits.body
         else ts_headline('es_unaccent'::regconfig, regexp_replace(hits.body, '<[^>]*>', ' ', 'g'),
           (websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)})) || websearch_to_tsquery('es_unaccent'::regconfig, ${either(query)})), ${options}) end as snippet,
       a.display_name, a.first_name, a.last_name, a.avatar_url
-    from (select * from (${sql.join(selects, sql` union all `)}) as matched (${sql.raw(COLUMNS)})
-      order by ${order} limit ${SEARCH_PAGE_SIZE} offset ${(input.page - 1) * SEARCH_PAGE_SIZE}) as hits
+    from (select * from (${sql.join(
+      shown.map((branch) => candidates(branch, input, offset + SEARCH_PAGE_SIZE)),
+      sql` union all `,
+    )}) as matched
+      order by ${order} limit ${SEARCH_PAGE_SIZE} offset ${offset}) as hits
     left join profiles a on a.user_id = hits.author_id
     order by ${order}`
 }

@@ -8,7 +8,17 @@ import { cn } from '~/ui/cn'
 import { Input } from '~/ui/input'
 import { Pager } from '~/ui/pager'
 import { UserAvatar } from '~/ui/user-avatar'
-import { KIND_LABELS, SEARCH_ORDERS, SEARCH_TABS, type SearchOrder, type SearchTab, snippetParts } from '../search'
+import {
+  CAPPED_COUNT,
+  CAPPED_NOTE,
+  KIND_LABELS,
+  SEARCH_CAP,
+  SEARCH_ORDERS,
+  SEARCH_TABS,
+  type SearchOrder,
+  type SearchTab,
+  snippetParts,
+} from '../search'
 import type { SearchHit as Hit } from '../search.server'
 
 interface Props {
@@ -63,7 +73,7 @@ export function SearchResults({ query, tab, order, page, pageCount, counts, hits
                   name === tab && 'border-primary text-foreground',
                 )}
               >
-                {SEARCH_TABS[name]} <span className="tabular-nums">({counts[name]})</span>
+                {SEARCH_TABS[name]} <span className="tabular-nums">({counts[name] > SEARCH_CAP ? CAPPED_COUNT : counts[name]})</span>
               </Link>
             ))}
           </nav>
@@ -80,6 +90,7 @@ export function SearchResults({ query, tab, order, page, pageCount, counts, hits
               </Link>
             ))}
           </div>
+          {counts[tab] > SEARCH_CAP ? <p className="text-sm text-muted-foreground">{CAPPED_NOTE[order]}</p> : null}
           {hits.length ? (
             <ol aria-label="Resultados" className="grid gap-3">
               {hits.map((hit) => (
