@@ -7,6 +7,7 @@ import { communityParts } from '~/features/community/parts.server'
 import { eventsParts } from '~/features/events/parts.server'
 import { feedParts } from '~/features/feed/parts.server'
 import { membersParts } from '~/features/members/parts.server'
+import { messagesParts } from '~/features/messages/parts.server'
 import { moderationParts } from '~/features/moderation/parts.server'
 import { notificationsParts } from '~/features/notifications/parts.server'
 import { searchParts } from '~/features/search/parts.server'
@@ -28,6 +29,7 @@ registerParts([
   ceoSessionsParts,
   eventsParts,
   notificationsParts,
+  messagesParts,
   billingParts,
   adminParts,
   admissionParts,

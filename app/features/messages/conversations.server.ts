@@ -1,0 +1,268 @@
+import { and, eq, sql } from 'drizzle-orm'
+import { profiles } from '~/features/account/schema'
+import { user } from '~/platform/auth/schema'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
+import { refuse } from '~/platform/http/responses.server'
+import { publishInTransaction } from '~/platform/realtime.server'
+import { readSettings } from '~/platform/settings/settings.server'
+import { MESSAGES, type MessagePolicy } from './limits'
+import { conversations, messageBlocks, messagePreferences, messages } from './schema'
+import { messagesSettings } from './settings.server'
+
+/*
+ * The rules of issue 41 on the tables (decisions/0032): who may write to whom, one conversation per
+ * pair, one message until a request is accepted, blocks, and each side's unread count, which also
+ * moves the member's top-bar count (profiles.unread_messages) in the same transaction.
+ */
+
+export type Side = 'a' | 'b'
+
+/** The pair as stored: the smaller id is user_a. */
+export function orderedPair(one: string, other: string) {
+  return one < other ? { userA: one, userB: other } : { userA: other, userB: one }
+}
+
+export function sideOf(conversation: { userA: string | null; userB: string | null }, userId: string): Side | null {
+  if (conversation.userA === userId) return 'a'
+  if (conversation.userB === userId) return 'b'
+  return null
+}
+
+export const conversationColumns = {
+  id: conversations.id,
+  userA: conversations.userA,
+  userB: conversations.userB,
+  state: conversations.state,
+  startedBy: conversations.startedBy,
+  aUnread: conversations.aUnread,
+  bUnread: conversations.bUnread,
+  lastMessageAt: conversations.lastMessageAt,
+}
+
+export type ConversationRow = Pick<typeof conversations.$inferSelect, keyof typeof conversationColumns>
+
+/** The conversation, only to one of its two members; to anyone else it does not exist (404). */
+export async function getConversationFor(conversationId: string, userId: string, executor: DbExecutor = getDb()) {
+  const [row] = await executor
+    .select(conversationColumns)
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), sql`(${conversations.userA} = ${userId} or ${conversations.userB} = ${userId})`))
+  if (!row) refuse(404, MESSAGES.notFound, { detail: { conversationId, userId } })
+  return row as ConversationRow
+}
+
+export async function findConversation(one: string, other: string, executor: DbExecutor = getDb()) {
+  const pair = orderedPair(one, other)
+  const [row] = await executor
+    .select(conversationColumns)
+    .from(conversations)
+    .where(and(eq(conversations.userA, pair.userA), eq(conversations.userB, pair.userB)))
+  return (row as ConversationRow | undefined) ?? null
+}
+
+/** Whether `blocker` blocked `blocked`. */
+export async function hasBlocked(blocker: string, blocked: string, executor: DbExecutor = getDb()) {
+  const [row] = await executor
+    .select({ at: messageBlocks.createdAt })
+    .from(messageBlocks)
+    .where(and(eq(messageBlocks.blockerId, blocker), eq(messageBlocks.blockedId, blocked)))
+  return Boolean(row)
+}
+
+export async function policyOf(userId: string, executor: DbExecutor = getDb()): Promise<MessagePolicy> {
+  const [row] = await executor.select({ policy: messagePreferences.policy }).from(messagePreferences).where(eq(messagePreferences.userId, userId))
+  return row?.policy ?? 'anyone'
+}
+
+export async function savePolicy(userId: string, policy: MessagePolicy) {
+  await getDb()
+    .insert(messagePreferences)
+    .values({ userId, policy })
+    .onConflictDoUpdate({ target: messagePreferences.userId, set: { policy, updatedAt: sql`now()` } })
+}
+
+/** The kill switches (admin settings): off for everyone, or for this member (as sender or recipient). */
+export async function messagingOpen(userId: string) {
+  const settings = await readSettings(messagesSettings)
+  return settings.messagesEnabled && !settings.messagesMutedMembers.includes(userId)
+}
+
+/**
+ * Why `recipient` cannot be written to by `sender` now, as the sender is told it, or null. The
+ * blocked sender hears only that the member does not accept messages, never that they were blocked.
+ */
+export async function refusalToWrite(
+  senderId: string,
+  recipientId: string,
+  conversation: ConversationRow | null,
+  executor: DbExecutor = getDb(),
+): Promise<string | null> {
+  if (senderId === recipientId) return MESSAGES.self
+  const [recipient] = await executor
+    .select({ bannedAt: profiles.bannedAt })
+    .from(user)
+    .innerJoin(profiles, eq(profiles.userId, user.id))
+    .where(eq(user.id, recipientId))
+  if (!recipient || recipient.bannedAt) return MESSAGES.notAccepting
+  if (!(await messagingOpen(recipientId))) return MESSAGES.notAccepting
+  if (await hasBlocked(senderId, recipientId, executor)) return MESSAGES.youBlocked
+  if (await hasBlocked(recipientId, senderId, executor)) return MESSAGES.notAccepting
+  const policy = await policyOf(recipientId, executor)
+  if (policy === 'nobody') return MESSAGES.notAccepting
+  const accepted = conversation?.state === 'accepted'
+  if (policy === 'known' && !accepted) return MESSAGES.notAccepting
+  // One message until the request is accepted; an ignored request looks pending to its sender.
+  if (conversation && !accepted && conversation.startedBy === senderId) return MESSAGES.oneUntilAccepted
+  return null
+}
+
+export interface SentMessage {
+  conversationId: string
+  messageId: string
+  /** Whether this call stored it (false: the same key was already sent). */
+  created: boolean
+  /** Whether this call opened the conversation. */
+  opened: boolean
+}
+
+/** The message a sender already stored with this key, if any (a retried post). */
+export async function findSent(senderId: string, key: string, executor: DbExecutor = getDb()) {
+  const [row] = await executor
+    .select({ id: messages.id, conversationId: messages.conversationId })
+    .from(messages)
+    .where(and(eq(messages.senderId, senderId), eq(messages.idempotencyKey, key)))
+  return row ?? null
+}
+
+/**
+ * Stores one message from `senderId` to `recipientId`, opening their conversation if it is the first:
+ * one transaction that creates the pair's row if missing (two first messages at once make one
+ * conversation: the unique pair), locks it, checks the rules on what it finds, and stores the
+ * message once per idempotency key. The recipient's unread counts and live stream follow on commit.
+ */
+export async function sendMessage({
+  senderId,
+  recipientId,
+  body,
+  key,
+}: {
+  senderId: string
+  recipientId: string
+  body: string
+  key: string
+}): Promise<SentMessage> {
+  if (senderId === recipientId) refuse(400, MESSAGES.self)
+  return getDb().transaction(async (tx) => {
+    const [recipient] = await tx.select({ id: user.id }).from(user).where(eq(user.id, recipientId))
+    if (!recipient) refuse(404, 'Miembro no encontrado', { detail: { recipientId } })
+    const pair = orderedPair(senderId, recipientId)
+    const [inserted] = await tx
+      .insert(conversations)
+      .values({ ...pair, startedBy: senderId, state: 'request' })
+      .onConflictDoNothing({ target: [conversations.userA, conversations.userB] })
+      .returning({ id: conversations.id })
+    const [locked] = await tx
+      .select(conversationColumns)
+      .from(conversations)
+      .where(and(eq(conversations.userA, pair.userA), eq(conversations.userB, pair.userB)))
+      .for('update')
+    const conversation = locked as ConversationRow
+    // The same key again: what was stored is the answer, nothing is sent twice.
+    const already = await findSent(senderId, key, tx)
+    if (already) return { conversationId: already.conversationId, messageId: already.id, created: false, opened: false }
+    const opened = Boolean(inserted)
+    const refusal = await refusalToWrite(senderId, recipientId, opened ? null : conversation, tx)
+    // Thrown inside the transaction: the conversation row it may have created goes with it.
+    if (refusal) refuse(refusal === MESSAGES.oneUntilAccepted ? 409 : 403, refusal, { detail: { senderId, recipientId } })
+    const [message] = await tx
+      .insert(messages)
+      .values({ conversationId: conversation.id, senderId, body, idempotencyKey: key })
+      .returning({ id: messages.id, createdAt: messages.createdAt })
+    const mine: Side = sideOf(conversation, senderId)!
+    const theirs: Side = mine === 'a' ? 'b' : 'a'
+    // Writing back to a request accepts it: the recipient chose to answer.
+    const accepts = conversation.state !== 'accepted' && !opened && conversation.startedBy !== senderId
+    const ignored = conversation.state === 'ignored' && !accepts
+    await tx
+      .update(conversations)
+      .set({
+        lastMessageAt: message!.createdAt,
+        lastMessageId: message!.id,
+        ...(accepts ? { state: 'accepted' as const } : {}),
+        ...(mine === 'a' ? { aLastReadAt: message!.createdAt } : { bLastReadAt: message!.createdAt }),
+        // An ignored request counts for nobody: its recipient chose not to see it.
+        ...(ignored ? {} : theirs === 'a' ? { aUnread: sql`${conversations.aUnread} + 1` } : { bUnread: sql`${conversations.bUnread} + 1` }),
+      })
+      .where(eq(conversations.id, conversation.id))
+    if (!ignored) {
+      await tx
+        .update(profiles)
+        .set({ unreadMessages: sql`${profiles.unreadMessages} + 1` })
+        .where(eq(profiles.userId, recipientId))
+      await publishInTransaction(tx, { type: 'message', userId: recipientId, conversationId: conversation.id })
+    }
+    return { conversationId: conversation.id, messageId: message!.id, created: true, opened }
+  })
+}
+
+/** Sets the member's side as read, and takes its unread messages off their top-bar count. */
+async function clearUnread(tx: DbExecutor, conversationId: string, userId: string, side: Side) {
+  const [before] = await tx
+    .select({ unread: side === 'a' ? conversations.aUnread : conversations.bUnread })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId))
+    .for('update')
+  await tx
+    .update(conversations)
+    .set(side === 'a' ? { aUnread: 0, aLastReadAt: sql`now()` } : { bUnread: 0, bLastReadAt: sql`now()` })
+    .where(eq(conversations.id, conversationId))
+  if (before && before.unread > 0) {
+    await tx
+      .update(profiles)
+      .set({ unreadMessages: sql`greatest(0, ${profiles.unreadMessages} - ${before.unread})` })
+      .where(eq(profiles.userId, userId))
+  }
+}
+
+/** Opening a conversation reads it (nothing is written when there is nothing unread). */
+export async function markRead(conversation: ConversationRow, userId: string) {
+  const side = sideOf(conversation, userId)!
+  if ((side === 'a' ? conversation.aUnread : conversation.bUnread) === 0) return
+  await getDb().transaction((tx) => clearUnread(tx, conversation.id, userId, side))
+}
+
+/** 'Aceptar' or 'Ignorar' a request: only its recipient, only while it waits. */
+export async function answerRequest(conversationId: string, userId: string, answer: 'accepted' | 'ignored') {
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .select(conversationColumns)
+      .from(conversations)
+      .where(and(eq(conversations.id, conversationId), sql`(${conversations.userA} = ${userId} or ${conversations.userB} = ${userId})`))
+      .for('update')
+    const conversation = row as ConversationRow | undefined
+    if (!conversation) refuse(404, MESSAGES.notFound, { detail: { conversationId, userId } })
+    if (conversation.startedBy === userId || conversation.state === 'accepted') {
+      refuse(409, 'Esta solicitud ya no espera respuesta.', { detail: { conversationId, state: conversation.state } })
+    }
+    await tx.update(conversations).set({ state: answer }).where(eq(conversations.id, conversationId))
+    if (answer === 'ignored') await clearUnread(tx, conversationId, userId, sideOf(conversation, userId)!)
+  })
+}
+
+/** 'Bloquear': they can no longer write to the blocker, and the conversation leaves the blocker's list and count. */
+export async function block(blockerId: string, blockedId: string) {
+  if (blockerId === blockedId) refuse(400, 'No puedes bloquearte a ti mismo.')
+  await getDb().transaction(async (tx) => {
+    const [exists] = await tx.select({ id: user.id }).from(user).where(eq(user.id, blockedId))
+    if (!exists) refuse(404, 'Miembro no encontrado', { detail: { blockedId } })
+    await tx.insert(messageBlocks).values({ blockerId, blockedId }).onConflictDoNothing()
+    const conversation = await findConversation(blockerId, blockedId, tx)
+    if (conversation) await clearUnread(tx, conversation.id, blockerId, sideOf(conversation, blockerId)!)
+  })
+}
+
+export async function unblock(blockerId: string, blockedId: string) {
+  await getDb()
+    .delete(messageBlocks)
+    .where(and(eq(messageBlocks.blockerId, blockerId), eq(messageBlocks.blockedId, blockedId)))
+}
