@@ -33,6 +33,8 @@ import { isProfileComplete } from './profile-completeness'
 import { ChangeEmailSchema, ChangePasswordSchema, EMAIL_CHANGE_MESSAGES, ProfileSchema } from './profile-schemas'
 import type { Route } from './+types/profile.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
+import { MessagePreferencesCard } from '~/features/messages/components/message-preferences'
+import { getMessagePreferences } from '~/features/messages/conversations.server'
 
 export const meta: Route.MetaFunction = () => [{ title: `Mi Perfil · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
@@ -43,13 +45,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
   // Each card's own read: one that fails leaves the rest of the page, and that card says so (ADR 0012).
-  const [preferences, devices, passkeys] = await Promise.all([
+  const [preferences, devices, passkeys, messagePreferences] = await Promise.all([
     orWhenFailed(getPreferences(user.id), null, 'notification preferences'),
     orWhenFailed(listDevices(user.id, currentSessionToken(request)), null, 'devices'),
     orWhenFailed(listPasskeys(user.id), null, 'passkeys'),
+    orWhenFailed(getMessagePreferences(user.id), null, 'message preferences'),
   ])
   return {
     preferences: preferences && preferencesFor(user, preferences),
+    messagePreferences,
     email: user.email,
     roles: user.roles,
     twoFactorEnabled: user.twoFactorEnabled,
@@ -93,6 +97,7 @@ export const PROFILE_PART_FAILED = {
   preferences: 'No se pudieron cargar tus preferencias de notificación',
   devices: 'No se pudieron cargar los dispositivos con sesión iniciada',
   passkeys: 'No se pudieron cargar tus llaves de acceso',
+  messages: 'No se pudieron cargar tus preferencias de mensajes',
 } as const
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
@@ -178,6 +183,12 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           )}
         </CardContent>
       </Card>
+
+      {loaderData.messagePreferences ? (
+        <MessagePreferencesCard preferences={loaderData.messagePreferences} />
+      ) : (
+        <PartUnavailable failed={PROFILE_PART_FAILED.messages} />
+      )}
 
       <Card>
         <CardHeader>

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { displayName } from '~/features/account/display-name'
 import { profiles } from '~/features/account/schema'
 import { user } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
@@ -265,4 +266,19 @@ export async function unblock(blockerId: string, blockedId: string) {
   await getDb()
     .delete(messageBlocks)
     .where(and(eq(messageBlocks.blockerId, blockerId), eq(messageBlocks.blockedId, blockedId)))
+}
+
+/** /perfil's card: who may write to them, and whom they blocked (name as they see it), newest first. */
+export async function getMessagePreferences(userId: string) {
+  const [policy, blocked] = await Promise.all([
+    policyOf(userId),
+    getDb()
+      .select({ id: messageBlocks.blockedId, firstName: profiles.firstName, lastName: profiles.lastName, displayName: profiles.displayName })
+      .from(messageBlocks)
+      .leftJoin(profiles, eq(profiles.userId, messageBlocks.blockedId))
+      .where(eq(messageBlocks.blockerId, userId))
+      .orderBy(sql`${messageBlocks.createdAt} desc`)
+      .limit(200),
+  ])
+  return { policy, blocked: blocked.map((row) => ({ id: row.id, name: displayName(row, 'Usuario') })) }
 }
