@@ -16,11 +16,13 @@ import { PartErrorBoundary } from '~/ui/error-boundary'
 import { HiddenFields } from '~/ui/hidden-fields'
 import { RelativeTime } from '~/ui/relative-time'
 import { UserAvatar } from '~/ui/user-avatar'
+import { ReportForm } from '~/features/moderation/components/moderation-controls'
 import { Composer } from './components/composer'
 import { MessageText } from './components/message-text'
 import { getConversationFor, hasBlocked, markRead, refusalToWrite } from './conversations.server'
 import { MESSAGES } from './limits'
 import { mayWrite, messagesAction } from './messages.server'
+import { MESSAGE_REPORT_REASONS } from './schemas'
 import { decodeCursor, listMessages, otherMember } from './views.server'
 import type { Route } from './+types/conversation.route'
 
@@ -133,6 +135,7 @@ export default function ConversationPage({ loaderData, actionData }: Route.Compo
               <span className="sr-only">{message.mine ? 'Tú: ' : `${other.name}: `}</span>
               <MessageText body={message.body} />
               <RelativeTime date={message.createdAt} className={cn('mt-1 block text-[11px]', message.mine ? 'text-primary-foreground/80' : 'text-muted-foreground')} />
+              {message.mine || !other.id ? null : <ReportMessage conversationId={conversationId} messageId={message.id} />}
             </div>
           </li>
         ))}
@@ -174,5 +177,21 @@ export default function ConversationPage({ loaderData, actionData }: Route.Compo
         <Composer key={conversationId} conversationId={conversationId} fallbackKey={draftKey} initialText={failedBody} />
       )}
     </div>
+  )
+}
+
+/** 'Informar' on a message of the other member: it and the five before it go to moderation's queue. */
+function ReportMessage({ conversationId, messageId }: { conversationId: string; messageId: string }) {
+  return (
+    <details className="group mt-1">
+      <summary className="inline-flex cursor-pointer list-none items-center gap-1 rounded px-1 text-[11px] text-muted-foreground hover:bg-accent [&::-webkit-details-marker]:hidden">
+        Informar
+      </summary>
+      <ReportForm
+        itemId={messageId}
+        className="mt-2"
+        target={{ action: `/mensajes/${conversationId}`, fields: { messageId }, reasons: MESSAGE_REPORT_REASONS }}
+      />
+    </details>
   )
 }

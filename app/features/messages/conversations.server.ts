@@ -282,3 +282,42 @@ export async function getMessagePreferences(userId: string) {
   ])
   return { policy, blocked: blocked.map((row) => ({ id: row.id, name: displayName(row, 'Usuario') })) }
 }
+
+/** What is reported with a message (issue 41): the message and the five before it in its conversation. */
+export const REPORTED_CONTEXT = 6
+
+/**
+ * A message of one of this member's conversations, written by the other member, with the five
+ * before it as moderators will read them; 404 for anything else.
+ */
+export async function messageToReport(messageId: string, reporterId: string) {
+  const [message] = await getDb()
+    .select({ id: messages.id, senderId: messages.senderId, conversationId: messages.conversationId, createdAt: messages.createdAt })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(messages.id, messageId), sql`(${conversations.userA} = ${reporterId} or ${conversations.userB} = ${reporterId})`))
+  if (!message) refuse(404, 'Mensaje no encontrado', { detail: { messageId, reporterId } })
+  if (message.senderId === reporterId) refuse(400, 'No puedes informar de lo que has escrito tú.')
+  if (!message.senderId) refuse(404, 'Este miembro ya no está en la comunidad.')
+  const context = await getDb()
+    .select({ senderId: messages.senderId, body: messages.body, createdAt: messages.createdAt })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, message.conversationId),
+        sql`(${messages.createdAt}, ${messages.id}) <= (${message.createdAt}, ${message.id})`,
+      ),
+    )
+    .orderBy(sql`${messages.createdAt} desc, ${messages.id} desc`)
+    .limit(REPORTED_CONTEXT)
+  return {
+    senderId: message.senderId,
+    context: {
+      messages: context.reverse().map((row) => ({
+        byReported: row.senderId === message.senderId,
+        body: row.body,
+        at: row.createdAt.toISOString(),
+      })),
+    },
+  }
+}

@@ -1,4 +1,5 @@
 import type { CurrentUser } from '~/features/account/guards.server'
+import { reportItem } from '~/features/moderation/moderation.server'
 import { can } from '~/platform/auth/capabilities'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
@@ -8,6 +9,7 @@ import {
   findConversation,
   findSent,
   getConversationFor,
+  messageToReport,
   messagingOpen,
   savePolicy,
   sendMessage,
@@ -42,6 +44,7 @@ export function messagesAction(request: Request, user: CurrentUser) {
       block: { invalid: 'No se pudo bloquear al miembro', run: (input) => blockIntent(user, input) },
       unblock: { invalid: 'No se pudo desbloquear al miembro', run: (input) => unblockIntent(user, input) },
       policy: { invalid: 'No se pudo guardar la preferencia', run: (input) => policyIntent(user, input) },
+      report: { invalid: 'No se pudo enviar el informe', run: (input) => reportIntent(user, input) },
     },
     { openWhileSuspended: MESSAGES_OPEN_WHILE_SUSPENDED },
   )
@@ -98,4 +101,14 @@ async function unblockIntent(user: CurrentUser, input: Input<'unblock'>) {
 async function policyIntent(user: CurrentUser, input: Input<'policy'>) {
   await savePolicy(user.id, input.policy)
   return success({ policy: input.policy }, { title: MESSAGES.policySaved, description: POLICY_LABELS[input.policy] })
+}
+
+/**
+ * 'Informar' on a message: a report about its sender for moderation's queue, carrying that message
+ * and the five before it, all moderators ever read of the conversation. Their decisions are the
+ * ones about a member (warn, suspend, expel), as for any report about a member.
+ */
+async function reportIntent(user: CurrentUser, input: Input<'report'>) {
+  const { senderId, context } = await messageToReport(input.messageId, user.id)
+  return reportItem(user, { kind: 'member', itemId: senderId, reason: input.reason, note: input.note, context })
 }

@@ -1,6 +1,10 @@
 import { z } from 'zod'
-import { requiredText } from '~/platform/http/text-fields'
+import { optionalText, requiredText } from '~/platform/http/text-fields'
+import { REPORT_NOTE_MAX } from '~/features/moderation/reasons'
 import { IDEMPOTENCY_KEY_MAX, MESSAGE_BODY_MAX, MESSAGES } from './limits'
+
+/** Why a private message is reported: 'Mensajes no deseados' first, then moderation's reasons that fit a message. */
+export const MESSAGE_REPORT_REASONS = ['unwanted_messages', 'spam', 'offensive', 'false', 'confidential', 'other'] as const
 
 const memberId = z.string().trim().min(1).max(100)
 const conversationId = z.uuid(MESSAGES.notFound)
@@ -22,6 +26,12 @@ export const MessageIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('ignore'), conversationId }),
   z.object({ intent: z.literal('block'), memberId }),
   z.object({ intent: z.literal('unblock'), memberId }),
+  z.object({
+    intent: z.literal('report'),
+    messageId: z.uuid('Mensaje no válido'),
+    reason: z.enum(MESSAGE_REPORT_REASONS, 'Elige un motivo'),
+    note: optionalText(REPORT_NOTE_MAX, { multiline: true, tooLong: `La nota no puede tener más de ${REPORT_NOTE_MAX} caracteres` }),
+  }),
   z.object({ intent: z.literal('policy'), policy: z.enum(['anyone', 'known', 'nobody'], 'Elige quién puede escribirte') }),
 ])
 
