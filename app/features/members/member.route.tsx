@@ -26,7 +26,7 @@ import { ROLE_NAMES } from './role-names'
 import { getUserRoles } from './roles.server'
 import type { Route } from './+types/member.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
-import { hasBlocked } from '~/features/messages/conversations.server'
+import { hasBlocked } from '~/features/messages/pairs.server'
 
 export const meta: Route.MetaFunction = () => [{ title: `Perfil de Usuario · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 

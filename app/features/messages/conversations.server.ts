@@ -5,42 +5,16 @@ import { user } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse } from '~/platform/http/responses.server'
 import { publishInTransaction } from '~/platform/realtime.server'
-import { readSettings } from '~/platform/settings/settings.server'
 import { MESSAGES, type MessagePolicy } from './limits'
+import { scheduleUnreadEmail } from './email.server'
 import { conversations, messageBlocks, messagePreferences, messages } from './schema'
-import { messagesSettings } from './settings.server'
+import { conversationColumns, type ConversationRow, hasBlocked, messagingOpen, orderedPair, type Side, sideOf } from './pairs.server'
 
 /*
  * The rules of issue 41 on the tables (decisions/0032): who may write to whom, one conversation per
  * pair, one message until a request is accepted, blocks, and each side's unread count, which also
  * moves the member's top-bar count (profiles.unread_messages) in the same transaction.
  */
-
-export type Side = 'a' | 'b'
-
-/** The pair as stored: the smaller id is user_a. */
-export function orderedPair(one: string, other: string) {
-  return one < other ? { userA: one, userB: other } : { userA: other, userB: one }
-}
-
-export function sideOf(conversation: { userA: string | null; userB: string | null }, userId: string): Side | null {
-  if (conversation.userA === userId) return 'a'
-  if (conversation.userB === userId) return 'b'
-  return null
-}
-
-export const conversationColumns = {
-  id: conversations.id,
-  userA: conversations.userA,
-  userB: conversations.userB,
-  state: conversations.state,
-  startedBy: conversations.startedBy,
-  aUnread: conversations.aUnread,
-  bUnread: conversations.bUnread,
-  lastMessageAt: conversations.lastMessageAt,
-}
-
-export type ConversationRow = Pick<typeof conversations.$inferSelect, keyof typeof conversationColumns>
 
 /** The conversation, only to one of its two members; to anyone else it does not exist (404). */
 export async function getConversationFor(conversationId: string, userId: string, executor: DbExecutor = getDb()) {
@@ -61,15 +35,6 @@ export async function findConversation(one: string, other: string, executor: DbE
   return (row as ConversationRow | undefined) ?? null
 }
 
-/** Whether `blocker` blocked `blocked`. */
-export async function hasBlocked(blocker: string, blocked: string, executor: DbExecutor = getDb()) {
-  const [row] = await executor
-    .select({ at: messageBlocks.createdAt })
-    .from(messageBlocks)
-    .where(and(eq(messageBlocks.blockerId, blocker), eq(messageBlocks.blockedId, blocked)))
-  return Boolean(row)
-}
-
 export async function policyOf(userId: string, executor: DbExecutor = getDb()): Promise<MessagePolicy> {
   const [row] = await executor.select({ policy: messagePreferences.policy }).from(messagePreferences).where(eq(messagePreferences.userId, userId))
   return row?.policy ?? 'anyone'
@@ -80,12 +45,6 @@ export async function savePolicy(userId: string, policy: MessagePolicy) {
     .insert(messagePreferences)
     .values({ userId, policy })
     .onConflictDoUpdate({ target: messagePreferences.userId, set: { policy, updatedAt: sql`now()` } })
-}
-
-/** The kill switches (admin settings): off for everyone, or for this member (as sender or recipient). */
-export async function messagingOpen(userId: string) {
-  const settings = await readSettings(messagesSettings)
-  return settings.messagesEnabled && !settings.messagesMutedMembers.includes(userId)
 }
 
 /**
@@ -196,6 +155,10 @@ export async function sendMessage({
       })
       .where(eq(conversations.id, conversation.id))
     if (!ignored) {
+      // The first unread message of a burst schedules the e-mail, 15 minutes later.
+      if ((theirs === 'a' ? conversation.aUnread : conversation.bUnread) === 0) {
+        await scheduleUnreadEmail(tx, conversation.id, recipientId, message!.id)
+      }
       await tx
         .update(profiles)
         .set({ unreadMessages: sql`${profiles.unreadMessages} + 1` })

@@ -10,11 +10,11 @@ import {
   findSent,
   getConversationFor,
   messageToReport,
-  messagingOpen,
   savePolicy,
   sendMessage,
   unblock,
 } from './conversations.server'
+import { messagingOpen } from './pairs.server'
 import { LIMITS, MESSAGES, POLICY_LABELS } from './limits'
 import { MESSAGES_OPEN_WHILE_SUSPENDED, MessageIntent } from './schemas'
 

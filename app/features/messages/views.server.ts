@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { displayName } from '~/features/account/display-name'
 import { getDb } from '~/platform/db/client.server'
 import { MESSAGES, PAGE_SIZE } from './limits'
-import type { ConversationRow } from './conversations.server'
+import type { ConversationRow } from './pairs.server'
 
 /*
  * What /mensajes and a conversation page read (decisions/0032): one statement per page each, through

@@ -1,0 +1,1 @@
+ALTER TABLE "notification_settings" ADD COLUMN "messages" "notification_channel" DEFAULT 'email' NOT NULL;
