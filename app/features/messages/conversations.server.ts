@@ -149,11 +149,19 @@ export async function sendMessage({
         lastMessageAt: message!.createdAt,
         lastMessageId: message!.id,
         ...(accepts ? { state: 'accepted' as const } : {}),
-        ...(mine === 'a' ? { aLastReadAt: message!.createdAt } : { bLastReadAt: message!.createdAt }),
+        // Writing is reading: the sender's side has nothing unread any more.
+        ...(mine === 'a' ? { aLastReadAt: message!.createdAt, aUnread: 0 } : { bLastReadAt: message!.createdAt, bUnread: 0 }),
         // An ignored request counts for nobody: its recipient chose not to see it.
         ...(ignored ? {} : theirs === 'a' ? { aUnread: sql`${conversations.aUnread} + 1` } : { bUnread: sql`${conversations.bUnread} + 1` }),
       })
       .where(eq(conversations.id, conversation.id))
+    const senderUnread = mine === 'a' ? conversation.aUnread : conversation.bUnread
+    if (senderUnread > 0) {
+      await tx
+        .update(profiles)
+        .set({ unreadMessages: sql`greatest(0, ${profiles.unreadMessages} - ${senderUnread})` })
+        .where(eq(profiles.userId, senderId))
+    }
     if (!ignored) {
       // The first unread message of a burst schedules the e-mail, 15 minutes later.
       if ((theirs === 'a' ? conversation.aUnread : conversation.bUnread) === 0) {

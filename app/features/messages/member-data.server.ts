@@ -29,10 +29,8 @@ export const messagesData: MemberDataPart = {
       from messages m join conversations c on c.id = m.conversation_id
       where c.user_a = ${id} or c.user_b = ${id}
       order by m.conversation_id, m.created_at`,
-    // Whom they blocked is their own choice about another member: the name only, as they saw it.
-    miembros_bloqueados: (id) => sql`select coalesce(nullif(trim(p.display_name), ''), nullif(trim(concat_ws(' ', p.first_name, p.last_name)), ''), 'Usuario') as name,
-        b.created_at
-      from message_blocks b left join profiles p on p.user_id = b.blocked_id where b.user_id = ${id}`,
+    // Whom they blocked is another member: when, not who (only a conversation shows the other's name).
+    miembros_bloqueados: (id) => sql`select created_at from message_blocks where user_id = ${id} order by created_at`,
     preferencias_de_mensajes: (id) => sql`select policy, updated_at from message_preferences where user_id = ${id}`,
   },
   async erase(tx, { id, writing }) {
