@@ -41,7 +41,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const conversation = await getConversationFor(id.data, user.id)
   const cursor = decodeCursor(new URL(request.url).searchParams.get('antes'))
   const [other, page] = await Promise.all([otherMember(conversation, user.id), listMessages(conversation.id, user.id, cursor)])
-  await markRead(conversation, user.id)
+  const read = await markRead(conversation, user.id)
   const toMe = conversation.state !== 'accepted' && conversation.startedBy !== user.id
   const blocked = other.id ? await hasBlocked(user.id, other.id) : false
   // What stops this member from writing here now, said as the page's words; null when they may.
@@ -61,6 +61,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     premium: mayWrite(user),
     readOnly: can(user, 'participate') ? null : readOnlyNotice(user.profile!),
     draftKey: crypto.randomUUID(),
+    // The root loader read the member before this page read the conversation: the top bar takes this count.
+    unreadMessagesAfterRead: Math.max(0, (user.profile?.unreadMessages ?? 0) - read),
   }
 }
 
@@ -109,7 +111,8 @@ export default function ConversationPage({ loaderData, actionData }: Route.Compo
           </Form>
         ) : null}
       </header>
-      <ActionStatus result={actionData?.ok === false || actionData?.message?.title !== MESSAGES.sent ? actionData : undefined} />
+      {/* Without JavaScript the answer shows here; a message sent shows itself in the list. */}
+      <ActionStatus result={actionData && (!actionData.ok || !('messageId' in actionData)) ? actionData : undefined} />
       {older || paged ? (
         <nav className="flex gap-4 text-sm" aria-label="Páginas de la conversación">
           {older ? (

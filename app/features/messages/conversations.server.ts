@@ -196,11 +196,13 @@ async function clearUnread(tx: DbExecutor, conversationId: string, userId: strin
   }
 }
 
-/** Opening a conversation reads it (nothing is written when there is nothing unread). */
+/** Opening a conversation reads it (nothing is written when there is nothing unread); returns how many it read. */
 export async function markRead(conversation: ConversationRow, userId: string) {
   const side = sideOf(conversation, userId)!
-  if ((side === 'a' ? conversation.aUnread : conversation.bUnread) === 0) return
+  const unread = side === 'a' ? conversation.aUnread : conversation.bUnread
+  if (unread === 0) return 0
   await getDb().transaction((tx) => clearUnread(tx, conversation.id, userId, side))
+  return unread
 }
 
 /** 'Aceptar' or 'Ignorar' a request: only its recipient, only while it waits. */

@@ -1,4 +1,6 @@
-import { Link } from 'react-router'
+import { useEffect } from 'react'
+import { Link, useRevalidator } from 'react-router'
+import { onMessage } from '~/features/notifications/live-events'
 import { requireCompleteProfile } from '~/features/account/guards.server'
 import { withBell } from '~/features/notifications/components/notification-bell'
 import { guardedAction } from '~/platform/http/responses.server'
@@ -37,6 +39,9 @@ export function ErrorBoundary() {
 
 export default function MessagesPage({ loaderData, actionData }: Route.ComponentProps) {
   const { requests, conversations, next, paged } = loaderData
+  const revalidator = useRevalidator()
+  // A message that arrives moves its conversation to the top, marked unread.
+  useEffect(() => onMessage(() => void revalidator.revalidate()), [revalidator])
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-8">
       <h1 className="text-3xl font-bold tracking-tight">Mensajes</h1>

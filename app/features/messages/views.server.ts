@@ -32,6 +32,9 @@ export function decodeCursor(value: string | null) {
   return match ? { micros: match[1]!, id: match[2]! } : null
 }
 
+/** A time in microseconds since the epoch, exactly (a double would round the last digits). */
+const fromMicros = (micros: string) => sql`(timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond')`
+
 interface ListRow extends Record<string, unknown> {
   id: string
   other_id: string | null
@@ -54,7 +57,7 @@ interface ListRow extends Record<string, unknown> {
  */
 export async function listConversations(userId: string, cursor: ReturnType<typeof decodeCursor> = null) {
   const after = cursor
-    ? sql`and (c.last_message_at, c.id) < (to_timestamp(${cursor.micros}::numeric / 1000000), ${cursor.id}::uuid)`
+    ? sql`and (c.last_message_at, c.id) < (${fromMicros(cursor.micros)}, ${cursor.id}::uuid)`
     : sql``
   const branch = (mine: 'user_a' | 'user_b', theirs: 'user_a' | 'user_b', unread: 'a_unread' | 'b_unread') => sql`
     (select c.id, c.${sql.raw(theirs)} as other_id, c.${sql.raw(unread)} as unread, c.state, c.started_by,
@@ -116,7 +119,7 @@ interface MessageRow extends Record<string, unknown> {
 /** One page of a conversation, newest first from the cursor, returned oldest first for reading. */
 export async function listMessages(conversationId: string, viewerId: string, cursor: ReturnType<typeof decodeCursor> = null) {
   const before = cursor
-    ? sql`and (created_at, id) < (to_timestamp(${cursor.micros}::numeric / 1000000), ${cursor.id}::uuid)`
+    ? sql`and (created_at, id) < (${fromMicros(cursor.micros)}, ${cursor.id}::uuid)`
     : sql``
   const result = await getDb().execute<MessageRow>(sql`
     select id, sender_id, body, created_at, (extract(epoch from created_at) * 1000000)::bigint::text as at_micros
