@@ -478,15 +478,16 @@ describe('e-mail after 15 minutes unread', () => {
       .select({ runAt: jobs.runAt, payload: jobs.payload })
       .from(jobs)
       .where(eq(jobs.name, 'messages.unread-email'))
-    expect(queued.filter((job) => (job.payload as { conversationId: string }).conversationId === conversationId)).toHaveLength(1)
-    expect(queued[0]!.runAt.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000)
+    const mine = queued.filter((job) => (job.payload as { conversationId: string }).conversationId === conversationId)
+    expect(mine).toHaveLength(1)
+    expect(mine[0]!.runAt.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000)
 
     expect(await sendUnreadMessagesEmail(conversationId, ben.userId)).toBe(true)
     const mails = async () =>
       (await getDb().select({ payload: jobs.payload }).from(jobs).where(eq(jobs.name, 'mail.send'))).map(
         (job) => job.payload as { to: string; subject: string; html: string; text: string; headers: Record<string, string> },
       )
-    const request = (await mails()).find((mail) => mail.subject === 'Ana Ruiz quiere escribirte')!
+    const request = (await mails()).find((mail) => mail.to === ben.email && mail.subject === 'Ana Ruiz quiere escribirte')!
     expect(request.text).not.toContain('Texto secreto')
     expect(request.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
     expect(request.text).toContain('Mensajes privados')
@@ -497,7 +498,7 @@ describe('e-mail after 15 minutes unread', () => {
     expect((await reply(ana, conversationId, 'Primera línea\nsegunda')).status).toBe(200)
     expect((await reply(ana, conversationId, 'Otra')).status).toBe(200)
     expect(await sendUnreadMessagesEmail(conversationId, ben.userId)).toBe(true)
-    const quoted = (await mails()).find((mail) => mail.subject === 'Mensaje de Ana Ruiz')!
+    const quoted = (await mails()).find((mail) => mail.to === ben.email && mail.subject === 'Mensaje de Ana Ruiz')!
     expect(quoted.text).toContain('Primera línea')
     expect(quoted.text).toContain('Otra')
 
