@@ -2,7 +2,7 @@ import type { CurrentUser } from '~/features/account/guards.server'
 import { reportItem } from '~/features/moderation/moderation.server'
 import { can } from '~/platform/auth/capabilities'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
-import { enforceRateLimits } from '~/platform/rate-limit/rate-limit.server'
+import { enforceRateLimits, type RateLimitRule } from '~/platform/rate-limit/rate-limit.server'
 import {
   answerRequest,
   block,
@@ -68,7 +68,7 @@ async function sendIntent(user: CurrentUser, input: Input<'send'>) {
     refuse(400, MESSAGES.invalid)
   }
   const existing = await findConversation(user.id, recipientId)
-  const rules = [{ key: `message:${user.id}`, max: LIMITS.messagesPerMinute, windowSeconds: 60 }]
+  const rules: RateLimitRule[] = [{ key: `message:${user.id}`, max: LIMITS.messagesPerMinute, windowSeconds: 60 }]
   if (!existing) {
     const firstWeek = Date.now() - (user.profile?.createdAt?.getTime() ?? 0) < FIRST_WEEK_MS
     rules.push({
@@ -82,7 +82,7 @@ async function sendIntent(user: CurrentUser, input: Input<'send'>) {
   return success({ conversationId: sent.conversationId, messageId: sent.messageId, key: input.key }, { title: MESSAGES.sent })
 }
 
-async function answerIntent(user: CurrentUser, input: Input<'accept'>, answer: 'accepted' | 'ignored') {
+async function answerIntent(user: CurrentUser, input: { conversationId: string }, answer: 'accepted' | 'ignored') {
   if (answer === 'accepted') requireWriter(user)
   await answerRequest(input.conversationId, user.id, answer)
   return success({ conversationId: input.conversationId, answer }, { title: answer === 'accepted' ? MESSAGES.accepted : MESSAGES.ignored })

@@ -19,9 +19,12 @@ import { sendActivityEmail } from './activity-email.server'
 import { scheduleDigests, sendDueDigests } from './digest.server'
 import { type Channel, TOPICS, type Topic, topicsFor } from './preferences'
 
-/** What members set (an admin's own topic, new applications, is tested with admission). */
-type MemberTopic = Exclude<Topic, 'admissions' | 'reports'>
-const MEMBER_TOPICS = topicsFor({ roles: [] }) as Array<{ key: MemberTopic }>
+/**
+ * What members set (an admin's own topic, new applications, is tested with admission). 'Mensajes
+ * privados' has no notification: its e-mail is the messages feature's (messages.test.ts).
+ */
+type MemberTopic = Exclude<Topic, 'admissions' | 'reports' | 'messages'>
+const MEMBER_TOPICS = topicsFor({ roles: [] }).filter((topic) => topic.key !== 'messages') as Array<{ key: MemberTopic }>
 import { getPreferences, savePreferences } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
 import * as unsubscribeRoute from './unsubscribe.route'
