@@ -56,6 +56,8 @@ export async function refusalToWrite(
   recipientId: string,
   conversation: ConversationRow | null,
   executor: DbExecutor = getDb(),
+  /** The kill switches for the recipient, read before a transaction (on PGlite a read outside it would wait for it). */
+  recipientOpen?: boolean,
 ): Promise<string | null> {
   if (senderId === recipientId) return MESSAGES.self
   const [recipient] = await executor
@@ -64,7 +66,7 @@ export async function refusalToWrite(
     .innerJoin(profiles, eq(profiles.userId, user.id))
     .where(eq(user.id, recipientId))
   if (!recipient || recipient.bannedAt) return MESSAGES.notAccepting
-  if (!(await messagingOpen(recipientId))) return MESSAGES.notAccepting
+  if (!(recipientOpen ?? (await messagingOpen(recipientId)))) return MESSAGES.notAccepting
   if (await hasBlocked(senderId, recipientId, executor)) return MESSAGES.youBlocked
   if (await hasBlocked(recipientId, senderId, executor)) return MESSAGES.notAccepting
   const policy = await policyOf(recipientId, executor)
@@ -112,6 +114,7 @@ export async function sendMessage({
   key: string
 }): Promise<SentMessage> {
   if (senderId === recipientId) refuse(400, MESSAGES.self)
+  const recipientOpen = await messagingOpen(recipientId)
   return getDb().transaction(async (tx) => {
     const [recipient] = await tx.select({ id: user.id }).from(user).where(eq(user.id, recipientId))
     if (!recipient) refuse(404, 'Miembro no encontrado', { detail: { recipientId } })
@@ -131,7 +134,7 @@ export async function sendMessage({
     const already = await findSent(senderId, key, tx)
     if (already) return { conversationId: already.conversationId, messageId: already.id, created: false, opened: false }
     const opened = Boolean(inserted)
-    const refusal = await refusalToWrite(senderId, recipientId, opened ? null : conversation, tx)
+    const refusal = await refusalToWrite(senderId, recipientId, opened ? null : conversation, tx, recipientOpen)
     // Thrown inside the transaction: the conversation row it may have created goes with it.
     if (refusal) refuse(refusal === MESSAGES.oneUntilAccepted ? 409 : 403, refusal, { detail: { senderId, recipientId } })
     const [message] = await tx
