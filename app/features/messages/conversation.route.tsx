@@ -138,7 +138,10 @@ export default function ConversationPage({ loaderData, actionData }: Route.Compo
             >
               <span className="sr-only">{message.mine ? 'Tú: ' : `${other.name}: `}</span>
               <MessageText body={message.body} />
-              <RelativeTime date={message.createdAt} className={cn('mt-1 block text-[11px]', message.mine ? 'text-primary-foreground/80' : 'text-muted-foreground')} />
+              <RelativeTime
+                date={message.createdAt}
+                className={cn('mt-1 block text-[11px]', message.mine ? 'text-primary-foreground/80' : 'text-muted-foreground')}
+              />
               {message.mine || !other.id ? null : <ReportMessage conversationId={conversationId} messageId={message.id} />}
             </div>
           </li>

@@ -36,7 +36,10 @@ export async function findConversation(one: string, other: string, executor: DbE
 }
 
 export async function policyOf(userId: string, executor: DbExecutor = getDb()): Promise<MessagePolicy> {
-  const [row] = await executor.select({ policy: messagePreferences.policy }).from(messagePreferences).where(eq(messagePreferences.userId, userId))
+  const [row] = await executor
+    .select({ policy: messagePreferences.policy })
+    .from(messagePreferences)
+    .where(eq(messagePreferences.userId, userId))
   return row?.policy ?? 'anyone'
 }
 
@@ -140,7 +143,7 @@ export async function sendMessage({
     const [message] = await tx
       .insert(messages)
       .values({ conversationId: conversation.id, senderId, body, idempotencyKey: key })
-      .returning({ id: messages.id, createdAt: messages.createdAt })
+      .returning({ id: messages.id })
     const mine: Side = sideOf(conversation, senderId)!
     const theirs: Side = mine === 'a' ? 'b' : 'a'
     // Writing back to a request accepts it: the recipient chose to answer.
@@ -149,13 +152,18 @@ export async function sendMessage({
     await tx
       .update(conversations)
       .set({
-        lastMessageAt: message!.createdAt,
+        // now() is the transaction's time, the message's own: exact, where a JavaScript Date drops microseconds.
+        lastMessageAt: sql`now()`,
         lastMessageId: message!.id,
         ...(accepts ? { state: 'accepted' as const } : {}),
         // Writing is reading: the sender's side has nothing unread any more.
-        ...(mine === 'a' ? { aLastReadAt: message!.createdAt, aUnread: 0 } : { bLastReadAt: message!.createdAt, bUnread: 0 }),
+        ...(mine === 'a' ? { aLastReadAt: sql`now()`, aUnread: 0 } : { bLastReadAt: sql`now()`, bUnread: 0 }),
         // An ignored request counts for nobody: its recipient chose not to see it.
-        ...(ignored ? {} : theirs === 'a' ? { aUnread: sql`${conversations.aUnread} + 1` } : { bUnread: sql`${conversations.bUnread} + 1` }),
+        ...(ignored
+          ? {}
+          : theirs === 'a'
+            ? { aUnread: sql`${conversations.aUnread} + 1` }
+            : { bUnread: sql`${conversations.bUnread} + 1` }),
       })
       .where(eq(conversations.id, conversation.id))
     const senderUnread = mine === 'a' ? conversation.aUnread : conversation.bUnread
@@ -249,7 +257,12 @@ export async function getMessagePreferences(userId: string) {
   const [policy, blocked] = await Promise.all([
     policyOf(userId),
     getDb()
-      .select({ id: messageBlocks.blockedId, firstName: profiles.firstName, lastName: profiles.lastName, displayName: profiles.displayName })
+      .select({
+        id: messageBlocks.blockedId,
+        firstName: profiles.firstName,
+        lastName: profiles.lastName,
+        displayName: profiles.displayName,
+      })
       .from(messageBlocks)
       .leftJoin(profiles, eq(profiles.userId, messageBlocks.blockedId))
       .where(eq(messageBlocks.blockerId, userId))
@@ -281,7 +294,8 @@ export async function messageToReport(messageId: string, reporterId: string) {
     .where(
       and(
         eq(messages.conversationId, message.conversationId),
-        sql`(${messages.createdAt}, ${messages.id}) <= (${message.createdAt}, ${message.id})`,
+        // Compared in the database: a JavaScript Date would drop the microseconds.
+        sql`(${messages.createdAt}, ${messages.id}) <= (select m.created_at, m.id from messages m where m.id = ${message.id})`,
       ),
     )
     .orderBy(sql`${messages.createdAt} desc, ${messages.id} desc`)

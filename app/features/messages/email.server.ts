@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { displayName } from '~/features/account/display-name'
 import { profiles, recipientColumns } from '~/features/account/schema'
 import { deliveryFor } from '~/features/notifications/preferences.server'
@@ -78,7 +78,8 @@ export async function sendUnreadMessagesEmail(conversationId: string, recipientI
           and(
             eq(messages.conversationId, conversationId),
             eq(messages.senderId, senderId),
-            lastRead ? gt(messages.createdAt, lastRead) : sql`true`,
+            // The read position compared in the database: a JavaScript Date would drop its microseconds.
+            sql`${messages.createdAt} > coalesce((select ${sql.raw(`${side}_last_read_at`)} from conversations where id = ${conversationId}), '-infinity')`,
           ),
         )
         .orderBy(asc(messages.createdAt), asc(messages.id))

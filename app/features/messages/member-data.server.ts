@@ -49,6 +49,8 @@ export const messagesData: MemberDataPart = {
     // A conversation whose other member is already gone is nobody's any more.
     await tx
       .delete(conversations)
-      .where(or(and(eq(conversations.userA, id), isNull(conversations.userB)), and(eq(conversations.userB, id), isNull(conversations.userA))))
+      .where(
+        or(and(eq(conversations.userA, id), isNull(conversations.userB)), and(eq(conversations.userB, id), isNull(conversations.userA))),
+      )
   },
 }

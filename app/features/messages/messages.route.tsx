@@ -93,7 +93,10 @@ function ConversationList({ items }: { items: ConversationItem[] }) {
         <li key={item.id}>
           <Link
             to={`/mensajes/${item.id}`}
-            className={cn('flex items-center gap-3 p-4 hover:bg-accent focus-visible:bg-accent focus-visible:outline-none', item.unread > 0 && 'bg-secondary/60')}
+            className={cn(
+              'flex items-center gap-3 p-4 hover:bg-accent focus-visible:bg-accent focus-visible:outline-none',
+              item.unread > 0 && 'bg-secondary/60',
+            )}
           >
             <UserAvatar avatarUrl={item.other.avatarUrl} name={item.other.name} className="size-11" />
             <span className="grid min-w-0 flex-1 gap-0.5">

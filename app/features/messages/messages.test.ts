@@ -59,7 +59,9 @@ const conversationCount = async (one: string, other: string) =>
     await getDb()
       .select({ id: conversations.id })
       .from(conversations)
-      .where(sql`(${conversations.userA} = ${one} and ${conversations.userB} = ${other}) or (${conversations.userA} = ${other} and ${conversations.userB} = ${one})`)
+      .where(
+        sql`(${conversations.userA} = ${one} and ${conversations.userB} = ${other}) or (${conversations.userA} = ${other} and ${conversations.userB} = ${one})`,
+      )
   ).length
 const messageCount = async (conversationId: string) =>
   (await getDb().select({ id: messages.id }).from(messages).where(eq(messages.conversationId, conversationId))).length
@@ -145,7 +147,9 @@ describe('who may send', () => {
     expect((await write(ana, ben, 'texto \u202Eoculto')).status).toBe(400)
     expect((await write(ana, ben, '   ')).status).toBe(400)
     expect((await post({ intent: 'send', recipientId: ben.userId, body: 'Hola', key: 'corta' }, ana.cookie)).status).toBe(400)
-    expect((await post({ intent: 'send', recipientId: ben.userId, body: 'Hola', key: "x'; drop table messages;--" }, ana.cookie)).status).toBe(400)
+    expect(
+      (await post({ intent: 'send', recipientId: ben.userId, body: 'Hola', key: "x'; drop table messages;--" }, ana.cookie)).status,
+    ).toBe(400)
     const unknown = await post({ intent: 'send', recipientId: crypto.randomUUID(), body: 'Hola', key: newKey() }, ana.cookie)
     expect(unknown.status).toBe(404)
     const self = await post({ intent: 'send', recipientId: ana.userId, body: 'Hola', key: newKey() }, ana.cookie)
@@ -175,7 +179,10 @@ describe('who may send', () => {
 
 describe('consent', () => {
   test("a first message is a request: 'Pendiente' for the sender, one until accepted; 'Aceptar' opens the conversation", async () => {
-    const [ana, ben] = [await person('premium', { firstName: 'Ana', lastName: 'Ruiz' }), await person('premium', { firstName: 'Ben', lastName: 'Sol' })]
+    const [ana, ben] = [
+      await person('premium', { firstName: 'Ana', lastName: 'Ruiz' }),
+      await person('premium', { firstName: 'Ben', lastName: 'Sol' }),
+    ]
     const first = await write(ana, ben, 'Hola Ben, vi tu charla en https://example.com/charla.')
     expect(first.status).toBe(200)
     const conversationId = first.data.conversationId as string
@@ -195,7 +202,9 @@ describe('consent', () => {
     expect(recipient.data.requests[0].lastLine).toContain('Hola Ben')
     const opened = await page(ben, conversationId)
     expect(opened.data.request).toBe('waiting')
-    expect(opened.data.messages).toEqual([expect.objectContaining({ mine: false, body: 'Hola Ben, vi tu charla en https://example.com/charla.' })])
+    expect(opened.data.messages).toEqual([
+      expect.objectContaining({ mine: false, body: 'Hola Ben, vi tu charla en https://example.com/charla.' }),
+    ])
 
     // The sender cannot accept their own request.
     expect((await post({ intent: 'accept', conversationId }, ana.cookie)).status).toBe(409)
@@ -382,9 +391,15 @@ describe('sending once', () => {
     expect(crossed.map((outcome) => outcome.status)).toEqual([200, 200])
     expect(await conversationCount(ana.userId, carla.userId)).toBe(1)
     // Whoever came second answered the other's request: the conversation is accepted.
-    const [row] = await getDb().select({ state: conversations.state }).from(conversations).where(eq(conversations.id, crossed[0]!.data.conversationId))
+    const [row] = await getDb()
+      .select({ state: conversations.state })
+      .from(conversations)
+      .where(eq(conversations.id, crossed[0]!.data.conversationId))
     expect(row!.state).toBe('accepted')
-    const retried = await Promise.all([reply(ana, crossed[0]!.data.conversationId, 'x', 'misma-clave-123'), reply(ana, crossed[0]!.data.conversationId, 'x', 'misma-clave-123')])
+    const retried = await Promise.all([
+      reply(ana, crossed[0]!.data.conversationId, 'x', 'misma-clave-123'),
+      reply(ana, crossed[0]!.data.conversationId, 'x', 'misma-clave-123'),
+    ])
     expect(retried.map((outcome) => outcome.status)).toEqual([200, 200])
     expect(retried[0]!.data.messageId).toBe(retried[1]!.data.messageId)
   })
@@ -424,7 +439,9 @@ describe('the pages', () => {
         } as any),
       )
     const fresh = await open(ana, ben.userId)
-    expect(fresh.data).toEqual(expect.objectContaining({ premium: true, cannotWrite: null, other: expect.objectContaining({ name: 'Ben Sol' }) }))
+    expect(fresh.data).toEqual(
+      expect.objectContaining({ premium: true, cannotWrite: null, other: expect.objectContaining({ name: 'Ben Sol' }) }),
+    )
     const conversationId = (await write(ana, ben)).data.conversationId
     const again = await open(ana, ben.userId)
     expect(again.status).toBe(302)
@@ -443,7 +460,11 @@ describe("'Informar'", () => {
     const report = (who: Person, messageId: string, reason = 'unwanted_messages') =>
       run(() =>
         conversationRoute.action({
-          request: formRequest(`/mensajes/${conversationId}`, { intent: 'report', messageId, reason, note: 'Me ofrece su software' }, { cookie: who.cookie }),
+          request: formRequest(
+            `/mensajes/${conversationId}`,
+            { intent: 'report', messageId, reason, note: 'Me ofrece su software' },
+            { cookie: who.cookie },
+          ),
           params: { conversationId },
           context,
         } as any),
@@ -453,7 +474,14 @@ describe("'Informar'", () => {
     expect(sent.data.message.title).toMatch(/^Gracias por avisarnos/)
     const [row] = await getDb().select().from(moderationReports).where(eq(moderationReports.itemId, ben.userId))
     expect(row).toEqual(expect.objectContaining({ kind: 'member', reason: 'unwanted_messages', note: 'Me ofrece su software' }))
-    expect(row!.context!.messages.map((message) => message.body)).toEqual(['línea 2', 'línea 3', 'línea 4', 'línea 5', 'línea 6', 'línea 7'])
+    expect(row!.context!.messages.map((message) => message.body)).toEqual([
+      'línea 2',
+      'línea 3',
+      'línea 4',
+      'línea 5',
+      'línea 6',
+      'línea 7',
+    ])
     const { entries } = await listQueue()
     const entry = entries.find((item) => item.itemId === ben.userId)!
     expect(entry.reasons).toEqual(['unwanted_messages'])
@@ -535,7 +563,8 @@ describe('their data', () => {
       await section('miembros_bloqueados', ana.userId),
       await section('preferencias_de_mensajes', ana.userId),
     ])
-    for (const forbidden of [ben.userId, ben.email, carla.userId, carla.email, 'Carla', 'Tercera']) expect(everything).not.toContain(forbidden)
+    for (const forbidden of [ben.userId, ben.email, carla.userId, carla.email, 'Carla', 'Tercera'])
+      expect(everything).not.toContain(forbidden)
   })
 
   test("a deleted member's messages read 'Miembro eliminado', or go when they delete everything", async () => {

@@ -46,4 +46,3 @@ export async function messagingOpen(userId: string) {
   const settings = await readSettings(messagesSettings)
   return settings.messagesEnabled && !settings.messagesMutedMembers.includes(userId)
 }
-

@@ -20,7 +20,12 @@ export const MessageIntent = z.discriminatedUnion('intent', [
     conversationId: conversationId.optional(),
     recipientId: memberId.optional(),
     body: MessageBody,
-    key: z.string().trim().min(8).max(IDEMPOTENCY_KEY_MAX).regex(/^[A-Za-z0-9_-]+$/),
+    key: z
+      .string()
+      .trim()
+      .min(8)
+      .max(IDEMPOTENCY_KEY_MAX)
+      .regex(/^[A-Za-z0-9_-]+$/),
   }),
   z.object({ intent: z.literal('accept'), conversationId }),
   z.object({ intent: z.literal('ignore'), conversationId }),

@@ -56,9 +56,7 @@ interface ListRow extends Record<string, unknown> {
  * conversations with someone they blocked.
  */
 export async function listConversations(userId: string, cursor: ReturnType<typeof decodeCursor> = null) {
-  const after = cursor
-    ? sql`and (c.last_message_at, c.id) < (${fromMicros(cursor.micros)}, ${cursor.id}::uuid)`
-    : sql``
+  const after = cursor ? sql`and (c.last_message_at, c.id) < (${fromMicros(cursor.micros)}, ${cursor.id}::uuid)` : sql``
   const branch = (mine: 'user_a' | 'user_b', theirs: 'user_a' | 'user_b', unread: 'a_unread' | 'b_unread') => sql`
     (select c.id, c.${sql.raw(theirs)} as other_id, c.${sql.raw(unread)} as unread, c.state, c.started_by,
         c.last_message_at, c.last_message_id
@@ -82,21 +80,21 @@ export async function listConversations(userId: string, cursor: ReturnType<typeo
   const page = rows.slice(0, PAGE_SIZE)
   const last = page.at(-1)
   return {
-    items: page.map(
-      (row): ConversationItem => ({
-        id: row.id,
-        other: {
-          id: row.other_id,
-          name: row.other_id ? displayName({ firstName: row.first_name, lastName: row.last_name, displayName: row.display_name }, 'Usuario') : MESSAGES.deleted,
-          avatarUrl: row.other_id ? row.avatar_url : null,
-        },
-        lastLine: row.last_line,
-        lastMessageAt: new Date(row.last_message_at),
-        unread: Number(row.unread),
-        isRequest: row.state !== 'accepted' && row.started_by !== userId,
-        isPending: row.state !== 'accepted' && row.started_by === userId,
-      }),
-    ),
+    items: page.map((row): ConversationItem => ({
+      id: row.id,
+      other: {
+        id: row.other_id,
+        name: row.other_id
+          ? displayName({ firstName: row.first_name, lastName: row.last_name, displayName: row.display_name }, 'Usuario')
+          : MESSAGES.deleted,
+        avatarUrl: row.other_id ? row.avatar_url : null,
+      },
+      lastLine: row.last_line,
+      lastMessageAt: new Date(row.last_message_at),
+      unread: Number(row.unread),
+      isRequest: row.state !== 'accepted' && row.started_by !== userId,
+      isPending: row.state !== 'accepted' && row.started_by === userId,
+    })),
     next: rows.length > PAGE_SIZE && last ? encodeCursor(last.at_micros, last.id) : null,
   }
 }
@@ -118,9 +116,7 @@ interface MessageRow extends Record<string, unknown> {
 
 /** One page of a conversation, newest first from the cursor, returned oldest first for reading. */
 export async function listMessages(conversationId: string, viewerId: string, cursor: ReturnType<typeof decodeCursor> = null) {
-  const before = cursor
-    ? sql`and (created_at, id) < (${fromMicros(cursor.micros)}, ${cursor.id}::uuid)`
-    : sql``
+  const before = cursor ? sql`and (created_at, id) < (${fromMicros(cursor.micros)}, ${cursor.id}::uuid)` : sql``
   const result = await getDb().execute<MessageRow>(sql`
     select id, sender_id, body, created_at, (extract(epoch from created_at) * 1000000)::bigint::text as at_micros
     from messages
@@ -142,13 +138,18 @@ export async function listMessages(conversationId: string, viewerId: string, cur
 export async function otherMember(conversation: Pick<ConversationRow, 'userA' | 'userB'>, viewerId: string) {
   const otherId = conversation.userA === viewerId ? conversation.userB : conversation.userA
   if (!otherId) return { id: null, name: MESSAGES.deleted, avatarUrl: null }
-  const result = await getDb().execute<{ first_name: string | null; last_name: string | null; display_name: string | null; avatar_url: string | null }>(
-    sql`select first_name, last_name, display_name, avatar_url from profiles where user_id = ${otherId}`,
-  )
+  const result = await getDb().execute<{
+    first_name: string | null
+    last_name: string | null
+    display_name: string | null
+    avatar_url: string | null
+  }>(sql`select first_name, last_name, display_name, avatar_url from profiles where user_id = ${otherId}`)
   const row = result.rows[0]
   return {
     id: otherId,
-    name: row ? displayName({ firstName: row.first_name, lastName: row.last_name, displayName: row.display_name }, 'Usuario') : MESSAGES.deleted,
+    name: row
+      ? displayName({ firstName: row.first_name, lastName: row.last_name, displayName: row.display_name }, 'Usuario')
+      : MESSAGES.deleted,
     avatarUrl: row?.avatar_url ?? null,
   }
 }

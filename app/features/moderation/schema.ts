@@ -6,7 +6,15 @@ import { authorIdColumn, user, userIdColumn } from '../../platform/auth/schema'
 export const reportedKindEnum = pgEnum('reported_kind', ['post', 'comment', 'session_comment', 'member'])
 
 /** Issue 28's reasons, in the order the form offers them. */
-export const reportReasonEnum = pgEnum('report_reason', ['spam', 'offensive', 'false', 'off_topic', 'confidential', 'other', 'unwanted_messages'])
+export const reportReasonEnum = pgEnum('report_reason', [
+  'spam',
+  'offensive',
+  'false',
+  'off_topic',
+  'confidential',
+  'other',
+  'unwanted_messages',
+])
 
 /**
  * What a report of a private message carries for the queue (issue 41): that message and the five

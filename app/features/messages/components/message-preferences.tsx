@@ -28,7 +28,13 @@ export function MessagePreferencesCard({ preferences }: { preferences: MessagePr
             <legend className="mb-1 text-sm font-semibold">Quién puede escribirme</legend>
             {(Object.keys(POLICY_LABELS) as MessagePolicy[]).map((value) => (
               <label key={value} className="flex items-center gap-2 text-sm">
-                <input type="radio" name="policy" value={value} defaultChecked={preferences.policy === value} className="size-4 accent-primary" />
+                <input
+                  type="radio"
+                  name="policy"
+                  value={value}
+                  defaultChecked={preferences.policy === value}
+                  className="size-4 accent-primary"
+                />
                 {POLICY_LABELS[value]}
               </label>
             ))}
