@@ -94,18 +94,18 @@ function ConversationList({ items }: { items: ConversationItem[] }) {
           <Link
             to={`/mensajes/${item.id}`}
             className={cn(
-              'flex items-center gap-3 p-4 hover:bg-accent focus-visible:bg-accent focus-visible:outline-none',
+              'flex min-w-0 items-center gap-3 p-4 hover:bg-accent focus-visible:bg-accent focus-visible:outline-none',
               item.unread > 0 && 'bg-secondary/60',
             )}
           >
             <UserAvatar avatarUrl={item.other.avatarUrl} name={item.other.name} className="size-11" />
             <span className="grid min-w-0 flex-1 gap-0.5">
-              <span className="flex items-center justify-between gap-2">
-                <span className={cn('truncate', item.unread > 0 ? 'font-semibold' : 'font-medium')}>{item.other.name}</span>
+              <span className="flex min-w-0 items-center justify-between gap-2">
+                <span className={cn('min-w-0 truncate', item.unread > 0 ? 'font-semibold' : 'font-medium')}>{item.other.name}</span>
                 <RelativeTime date={new Date(item.lastMessageAt).toISOString()} className="shrink-0 text-xs text-muted-foreground" />
               </span>
-              <span className="flex items-center gap-2">
-                <span className="truncate text-sm text-muted-foreground">{item.lastLine ?? ''}</span>
+              <span className="flex min-w-0 items-center gap-2">
+                <span className="min-w-0 truncate text-sm text-muted-foreground">{item.lastLine ?? ''}</span>
                 {item.isPending ? (
                   <span className="shrink-0 rounded-full border px-2 text-xs text-muted-foreground">{MESSAGES.pending}</span>
                 ) : null}
