@@ -61,7 +61,7 @@ export default function MessagesPage({ loaderData, actionData }: Route.Component
         {conversations.length === 0 ? (
           <p className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
             Aún no tienes conversaciones. Escribe a alguien desde el{' '}
-            <Link to="/comunidad/miembros" className="text-primary underline-offset-4 hover:underline">
+            <Link to="/comunidad/miembros" className="text-primary underline underline-offset-4">
               directorio de miembros
             </Link>
             .
