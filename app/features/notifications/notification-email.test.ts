@@ -648,12 +648,21 @@ describe('one-click unsubscribe without signing in', () => {
 describe('preferences in /perfil', () => {
   const post = (fields: Record<string, string>, cookie?: string) =>
     run(() => profileRoute.action({ request: formRequest('/perfil', fields, { cookie }), params: {}, context: {} } as never))
-  const choices = { comments: 'web', replies: 'email', likes: 'off', sessions: 'email', events: 'web', myEvents: 'email', digest: 'daily' }
+  const choices = {
+    comments: 'web',
+    replies: 'email',
+    likes: 'off',
+    sessions: 'email',
+    events: 'web',
+    myEvents: 'email',
+    messages: 'web',
+    digest: 'daily',
+  }
   const shown = async (cookie?: string) =>
     (await run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context: {} } as never))).data
       .preferences
   const DEFAULTS = {
-    topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email' },
+    topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email', messages: 'email' },
     digest: 'weekly',
     timeZone: null,
   }
