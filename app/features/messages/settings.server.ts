@@ -6,9 +6,11 @@ import { setting, type SettingsCard } from '~/platform/settings/settings.server'
 const MEMBER_ID = /^[A-Za-z0-9_-]{1,100}$/
 const MUTED_MAX = 500
 
+// An empty textarea may not be sent at all: no text is no member.
 const mutedList = z
   .string()
-  .transform((text) => [...new Set(text.split(/[\s,]+/).filter(Boolean))])
+  .optional()
+  .transform((text) => [...new Set((text ?? '').split(/[\s,]+/).filter(Boolean))])
   .pipe(
     z
       .array(z.string().regex(MEMBER_ID, 'Escribe un identificador de miembro por línea (el de su página /usuario/…)'))
@@ -40,7 +42,7 @@ export const messagesSettings = {
       fields: {
         messagesMutedMembers: {
           control: { kind: 'textarea', label: 'Miembros sin mensajes (su identificador, uno por línea)', rows: 3, maxLength: 20_000 },
-          rule: z.preprocess((value) => value ?? '', mutedList),
+          rule: mutedList,
         },
       },
       toForm: (value) => ({ messagesMutedMembers: value.join('\n') }),
