@@ -7,6 +7,7 @@ import { communityParts } from '~/features/community/parts.server'
 import { eventsParts } from '~/features/events/parts.server'
 import { feedParts } from '~/features/feed/parts.server'
 import { membersParts } from '~/features/members/parts.server'
+import { messagesParts } from '~/features/messages/parts.server'
 import { moderationParts } from '~/features/moderation/parts.server'
 import { notificationsParts } from '~/features/notifications/parts.server'
 import { searchParts } from '~/features/search/parts.server'
@@ -32,6 +33,7 @@ registerParts([
   adminParts,
   admissionParts,
   communityParts,
+  messagesParts,
   moderationParts,
   searchParts,
   auditParts,

@@ -12,6 +12,7 @@ import { lazyPart } from '~/ui/lazy-part'
 import { displayName } from '~/features/account/display-name'
 import { isProfileComplete } from '~/features/account/profile-completeness'
 import { SearchBox } from '~/features/search/components/search-box'
+import { MessagesLink } from '~/features/messages/components/messages-link'
 import { useNonce } from '~/platform/document/nonce'
 import { getCurrentUser } from '~/features/account/guards.server'
 import { getToast } from '~/platform/http/toast.server'
@@ -56,8 +57,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       }
     : null
   const unreadNotifications = user?.profile?.unreadNotifications ?? 0
+  // Kept on the profile by the messages feature (issue 41): no statement of its own per page.
+  const unreadMessages = user?.profile?.unreadMessages ?? 0
   const admission: Admission = { ...admissionLink(settings), launchAt: settings.admissionLaunchAt }
-  return data({ user: topBarUser, unreadNotifications, toast, admission }, { headers: headers ?? undefined })
+  return data({ user: topBarUser, unreadNotifications, unreadMessages, toast, admission }, { headers: headers ?? undefined })
 }
 
 // The bell comes with a members' page (its route's handle is notifications' `withBell`); a member
@@ -100,6 +103,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           user={rootData?.user ?? null}
           search={rootData?.user?.canSearch ? <SearchBox /> : null}
           bell={rootData?.user ? <Bell initialUnread={rootData.unreadNotifications} /> : null}
+          messages={rootData?.user?.canSearch ? <MessagesLink initialUnread={rootData.unreadMessages} /> : null}
         />
         {/* Focusable from script only: the skip link lands here, and so does focus whose control left the page. */}
         <main id="contenido" tabIndex={-1} className="flex-1 pt-16 outline-none">

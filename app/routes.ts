@@ -56,6 +56,10 @@ export default [
     route('ajustes', 'features/admin/settings.route.tsx'),
   ]),
 
+  route('mensajes', 'features/messages/messages.route.tsx'),
+  route('mensajes/con/:userId', 'features/messages/new-conversation.route.tsx'),
+  route('mensajes/:conversationId', 'features/messages/conversation.route.tsx'),
+
   route('notificaciones', 'features/notifications/notifications.route.tsx'),
   route('notificaciones/campana', 'features/notifications/bell.route.ts'),
   route('correo/baja/:token', 'features/notifications/unsubscribe.route.tsx'),

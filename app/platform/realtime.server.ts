@@ -13,6 +13,7 @@ export type RealtimeEvent =
   | { type: 'notification'; userId: string; notificationId: string }
   | { type: 'notification-for-everyone' }
   | { type: 'post-stats'; postId: string; likeCount: number; commentCount: number }
+  | { type: 'message'; userId: string; conversationId: string }
 
 type Listener = (event: RealtimeEvent) => void
 const listenersByUser = new Map<string, Set<Listener>>()

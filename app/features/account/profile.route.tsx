@@ -39,6 +39,8 @@ import { isProfileComplete } from './profile-completeness'
 import { ChangeEmailSchema, ChangePasswordSchema, EMAIL_CHANGE_MESSAGES, ProfileSchema } from './profile-schemas'
 import type { Route } from './+types/profile.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
+import { MessagePreferencesCard } from '~/features/messages/components/message-preferences'
+import { getMessagePreferences } from '~/features/messages/conversations.server'
 
 export const meta: Route.MetaFunction = () => [{ title: `Mi Perfil · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
@@ -49,12 +51,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
   // Each card's own read: one that fails leaves the rest of the page, and that card says so (ADR 0012).
-  const [preferences, devices, passkeys, membership, invoices] = await Promise.all([
+  const [preferences, devices, passkeys, membership, invoices, messagePreferences] = await Promise.all([
     orWhenFailed(getPreferences(user.id), null, 'notification preferences'),
     orWhenFailed(listDevices(user.id, currentSessionToken(request)), null, 'devices'),
     orWhenFailed(listPasskeys(user.id), null, 'passkeys'),
     orWhenFailed(membershipOf(user.id), null, 'membership'),
     orWhenFailed(listInvoices(user.id), null, 'invoices'),
+    orWhenFailed(getMessagePreferences(user.id), null, 'message preferences'),
   ])
   return {
     // 'Facturas' (decisions/0033): Stripe's PDF, or our printable page for the test checkout's.
@@ -70,6 +73,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         external: Boolean(invoice.pdfUrl),
       })) ?? null,
     preferences: preferences && preferencesFor(user, preferences),
+    messagePreferences,
     email: user.email,
     roles: user.roles,
     twoFactorEnabled: user.twoFactorEnabled,
@@ -114,6 +118,7 @@ export const PROFILE_PART_FAILED = {
   preferences: 'No se pudieron cargar tus preferencias de notificación',
   devices: 'No se pudieron cargar los dispositivos con sesión iniciada',
   passkeys: 'No se pudieron cargar tus llaves de acceso',
+  messages: 'No se pudieron cargar tus preferencias de mensajes',
 } as const
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
@@ -199,6 +204,12 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           )}
         </CardContent>
       </Card>
+
+      {loaderData.messagePreferences ? (
+        <MessagePreferencesCard preferences={loaderData.messagePreferences} />
+      ) : (
+        <PartUnavailable failed={PROFILE_PART_FAILED.messages} />
+      )}
 
       <Card>
         <CardHeader>

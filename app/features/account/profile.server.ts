@@ -102,6 +102,7 @@ const profileColumns = {
   stripeCustomerId: profiles.stripeCustomerId,
   emailNotifications: profiles.emailNotifications,
   unreadNotifications: profiles.unreadNotifications,
+  unreadMessages: profiles.unreadMessages,
   listedInDirectory: profiles.listedInDirectory,
   showsWork: profiles.showsWork,
   suspendedUntil: profiles.suspendedUntil,

@@ -26,6 +26,8 @@ export const profiles = pgTable(
     emailNotifications: boolean('email_notifications').notNull().default(true),
     // The bell's count, kept by a trigger on notifications (migration 0008), so no page counts.
     unreadNotifications: integer('unread_notifications').notNull().default(0),
+    // The top bar's unread messages, kept by the messages feature in the transactions that change it.
+    unreadMessages: integer('unread_messages').notNull().default(0),
     // Set in the same statement that queues the welcome e-mail, so it is sent once.
     welcomedAt: timestamp('welcomed_at', { withTimezone: true }),
     // Moderation (issue 28): read-only until this moment, with the reason the member is shown;

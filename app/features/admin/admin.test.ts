@@ -413,6 +413,7 @@ describe('settings (/admin/ajustes)', () => {
     rejectionText: DEFAULT_SETTINGS.rejectionText,
     announcementText: '',
     announcementUntil: '',
+    messagesEnabled: 'on',
   }
 
   test('bad values answer 400 with Spanish messages per field and change nothing', async () => {
@@ -450,6 +451,7 @@ describe('settings (/admin/ajustes)', () => {
     ).toEqual([
       ['Admisión', ['admissionLaunchAt', 'admissionMode', 'admissionFormUrl', 'admissionRequired', 'rejectionText']],
       ['Aviso en la comunidad', ['announcementText', 'announcementUntil']],
+      ['Mensajes privados', ['messagesEnabled', 'messagesMutedMembers']],
     ])
     expect(values).toEqual({
       admissionLaunchAt: DEFAULT_SETTINGS.admissionLaunchAt,
@@ -459,6 +461,8 @@ describe('settings (/admin/ajustes)', () => {
       rejectionText: DEFAULT_SETTINGS.rejectionText,
       announcementText: '',
       announcementUntil: '',
+      messagesEnabled: 'on',
+      messagesMutedMembers: '',
     })
   })
 

@@ -17,6 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const result = await listDirectory({ search, company, position, page })
   return {
     directory: {
+      viewerId: user.id,
       members: result.members.map((member) => ({
         userId: member.userId,
         name: displayName(member),

@@ -1,4 +1,4 @@
-import { ArrowLeft, Crown, ShieldCheck } from 'lucide-react'
+import { ArrowLeft, Crown, MessageCircle, ShieldCheck } from 'lucide-react'
 import { Form, isRouteErrorResponse, Link, useNavigation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { displayName } from '~/features/account/display-name'
@@ -29,6 +29,7 @@ import { ROLE_NAMES } from './role-names'
 import { getUserRoles } from './roles.server'
 import type { Route } from './+types/member.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
+import { hasBlocked } from '~/features/messages/pairs.server'
 
 export const meta: Route.MetaFunction = () => [{ title: `Perfil de Usuario · ${site.name}` }, { name: 'robots', content: 'noindex' }]
 
@@ -73,6 +74,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           }
         : offer,
     isOwn: userId === viewer.id,
+    // 'Bloquear' or 'Desbloquear' beside 'Enviar mensaje' (issue 41).
+    blocked: userId === viewer.id ? false : await hasBlocked(viewer.id, userId),
     viewerIsAdmin: managesMembers,
     member: {
       userId,
@@ -140,7 +143,7 @@ export function ErrorBoundary() {
 }
 
 export default function MemberProfilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { member, roles, viewerIsAdmin, isOwn, refund } = loaderData
+  const { member, roles, viewerIsAdmin, isOwn, refund, blocked } = loaderData
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-10">
       <BackLink />
@@ -162,7 +165,20 @@ export default function MemberProfilePage({ loaderData, actionData }: Route.Comp
                 Editar mi perfil
               </Link>
             ) : (
-              <ReportButton kind="member" itemId={member.userId} className="justify-self-start" />
+              <div className="flex flex-wrap items-center gap-2">
+                <Button asChild size="sm">
+                  <Link to={`/mensajes/con/${member.userId}`}>
+                    <MessageCircle aria-hidden /> Enviar mensaje
+                  </Link>
+                </Button>
+                <Form method="post" action="/mensajes">
+                  <HiddenFields values={{ intent: blocked ? 'unblock' : 'block', memberId: member.userId }} />
+                  <Button type="submit" variant="outline" size="sm">
+                    {blocked ? 'Desbloquear' : 'Bloquear'}
+                  </Button>
+                </Form>
+                <ReportButton kind="member" itemId={member.userId} />
+              </div>
             )}
           </div>
         </CardContent>

@@ -43,7 +43,7 @@ export async function listDirectory({ search, company, position, page = 1 }: Dir
   )
   // Every word must match somewhere in the name, company or position. The names are part of
   // directory_search, so a word found in them is found in it too: matched there first, the word is
-  // looked up in its trigram index (migration 0035) and the total counts only the members found.
+  // looked up in its trigram index (migration 0037) and the total counts only the members found.
   const words = normalizeSearch(search ?? '')
     .split(' ')
     .filter(Boolean)

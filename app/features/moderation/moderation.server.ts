@@ -24,7 +24,7 @@ import { renderMail, enqueueRenderedMail } from '~/platform/mail/mail.server'
 import { NoticeEmail } from '~/platform/mail/notice-email'
 import { getStorage } from '~/platform/storage/storage.server'
 import { MODERATION_MESSAGES, REPORT_REASONS, type ReportReason } from './reasons'
-import { moderationDecisions, moderationReports } from './schema'
+import { moderationDecisions, moderationReports, type ReportedMessages } from './schema'
 
 /**
  * Moderation with reasons (issue 28, ADR 0029): members report what they read; moderators and
@@ -113,7 +113,7 @@ async function tellModerators(tx: DbExecutor, title: string, message: string, su
 /** A member reports an item or another member: one open report per member and item; moderators hear of it. */
 export async function reportItem(
   member: CurrentUser,
-  input: { kind: ReportedKind; itemId: string; reason: ReportReason; note?: string | null },
+  input: { kind: ReportedKind; itemId: string; reason: ReportReason; note?: string | null; context?: ReportedMessages | null },
 ) {
   await enforceRateLimits([{ key: `report:${member.id}`, max: 10, windowSeconds: 60 * 60 }])
   await getDb().transaction(async (tx) => {
@@ -127,7 +127,14 @@ export async function reportItem(
     if (item.userId === member.id) refuse(400, MODERATION_MESSAGES.own)
     const [row] = await tx
       .insert(moderationReports)
-      .values({ userId: member.id, kind: input.kind, itemId: item.id, reason: input.reason, note: input.note || null })
+      .values({
+        userId: member.id,
+        kind: input.kind,
+        itemId: item.id,
+        reason: input.reason,
+        note: input.note || null,
+        context: input.context ?? null,
+      })
       .onConflictDoNothing()
       .returning({ id: moderationReports.id })
     if (!row) refuse(409, MODERATION_MESSAGES.already)
@@ -327,7 +334,7 @@ const HISTORY_SIZE = 5
 /** Hidden items of one kind whose author asked for a review, shaped as the queue's entries (a partial index reads them). */
 function reviewsOf(kind: ItemKind) {
   const { table } = ITEMS[kind]
-  return sql`select ${kind}::text, ${table.id}, 0, '{}'::text[], '{}'::text[], ${table.reviewRequestedAt}
+  return sql`select ${kind}::text, ${table.id}, 0, '{}'::text[], '{}'::text[], ${table.reviewRequestedAt}, '[]'::jsonb
     from ${table} where ${table.hiddenAt} is not null and ${table.reviewRequestedAt} is not null`
 }
 
@@ -346,15 +353,16 @@ export function decodeQueueCursor(value: string | null): QueueCursor | null {
 export function waitingQuery(after: QueueCursor | null) {
   const r = moderationReports
   return sql`
-    with waiting (kind, item_id, reports, reasons, notes, since) as (
+    with waiting (kind, item_id, reports, reasons, notes, since, contexts) as (
       select ${r.kind}::text, ${r.itemId}, count(*)::int, array_agg(distinct ${r.reason}::text),
-        coalesce(array_agg(${r.note}) filter (where ${r.note} is not null), '{}'), min(${r.createdAt})
+        coalesce(array_agg(${r.note}) filter (where ${r.note} is not null), '{}'), min(${r.createdAt}),
+        coalesce(jsonb_agg(${r.context}) filter (where ${r.context} is not null), '[]'::jsonb)
       from ${r} where ${r.status} = 'open' group by 1, 2
       union all ${reviewsOf('post')}
       union all ${reviewsOf('comment')}
       union all ${reviewsOf('session_comment')}
     )
-    select kind, item_id as "itemId", reports, reasons, notes, since,
+    select kind, item_id as "itemId", reports, reasons, notes, since, contexts,
       (extract(epoch from since) * 1000000)::bigint::text as micros
     from waiting
     ${after ? sql`where (since, item_id) > (timestamptz 'epoch' + ${after.micros}::bigint * interval '1 microsecond', ${after.itemId}::uuid)` : sql``}
@@ -369,6 +377,8 @@ interface Waiting {
   notes: string[]
   since: Date | string
   micros: string
+  /** Reported private messages, each with the five before it (issue 41). */
+  contexts: ReportedMessages[] | string
 }
 
 /** The last five decisions about each of these members' writing and account, newest first, cut in the database. */
@@ -432,6 +442,7 @@ export async function listQueue(after: QueueCursor | null = null) {
         reports: entry.reports,
         reasons: entry.reasons,
         notes: entry.notes,
+        messages: (typeof entry.contexts === 'string' ? (JSON.parse(entry.contexts) as ReportedMessages[]) : entry.contexts) ?? [],
         since: new Date(entry.since),
         review: entry.reports === 0,
         text: item.text,

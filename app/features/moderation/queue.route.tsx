@@ -114,6 +114,18 @@ export default function ModerationQueue({ loaderData, actionData }: Route.Compon
                 <>Revisión pedida el {fullDateTime(entry.since)}</>
               )}
             </p>
+            {entry.messages.map((reported, index) => (
+              // A reported private message and the five before it: all of a conversation moderators read (issue 41).
+              <ol key={index} className="grid gap-1 rounded-md border p-3" aria-label="Mensajes privados informados">
+                {reported.messages.map((message, position) => (
+                  <li key={position} className="break-words">
+                    <span className="font-medium">{message.byReported ? 'Miembro informado' : 'Quien informa'}</span> ·{' '}
+                    {fullDateTime(message.at)}
+                    <span className="block whitespace-pre-line">{message.body}</span>
+                  </li>
+                ))}
+              </ol>
+            ))}
             {entry.notes.length ? (
               <ul className="grid list-disc gap-1 pl-5" aria-label="Notas de quienes informaron">
                 {entry.notes.map((note, index) => (

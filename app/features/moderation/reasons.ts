@@ -6,6 +6,7 @@ export const REPORT_REASONS = {
   off_topic: 'Fuera de tema',
   confidential: 'Confidencial o datos personales',
   other: 'Otro',
+  unwanted_messages: 'Mensajes no deseados',
 } as const
 
 export type ReportReason = keyof typeof REPORT_REASONS

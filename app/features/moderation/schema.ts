@@ -1,12 +1,28 @@
 import { sql } from 'drizzle-orm'
-import { type AnyPgColumn, index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { type AnyPgColumn, index, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { authorIdColumn, user, userIdColumn } from '../../platform/auth/schema'
 
 /** What can be reported: a post, a comment of the feed, a comment of a CEO session, a member (item id: their user id). */
 export const reportedKindEnum = pgEnum('reported_kind', ['post', 'comment', 'session_comment', 'member'])
 
 /** Issue 28's reasons, in the order the form offers them. */
-export const reportReasonEnum = pgEnum('report_reason', ['spam', 'offensive', 'false', 'off_topic', 'confidential', 'other'])
+export const reportReasonEnum = pgEnum('report_reason', [
+  'spam',
+  'offensive',
+  'false',
+  'off_topic',
+  'confidential',
+  'other',
+  'unwanted_messages',
+])
+
+/**
+ * What a report of a private message carries for the queue (issue 41): that message and the five
+ * before it, as they read when reported. Moderators read this and nothing else of a conversation.
+ */
+export interface ReportedMessages {
+  messages: Array<{ byReported: boolean; body: string; at: string }>
+}
 
 /**
  * Open until a moderator decides; then 'actioned' (hidden, deleted, or the member warned, suspended
@@ -25,6 +41,8 @@ export const moderationReports = pgTable(
     itemId: uuid('item_id').notNull(),
     reason: reportReasonEnum('reason').notNull(),
     note: text('note'),
+    // A reported private message and the five before it (issue 41); null for every other report.
+    context: jsonb('context').$type<ReportedMessages>(),
     status: reportStatusEnum('status').notNull().default('open'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp('closed_at', { withTimezone: true }),

@@ -36,3 +36,17 @@ export function useLivePostStats(postId: string, base: string) {
   }, [postId, base])
   return latest?.base === base ? latest.stats : null
 }
+
+/** A private message arrived for this member (issue 41): the top bar's count and an open conversation follow. */
+const messageListeners = new Set<(event: { conversationId: string }) => void>()
+
+export function emitMessage(event: { conversationId: string }) {
+  for (const listener of messageListeners) listener(event)
+}
+
+export function onMessage(listener: (event: { conversationId: string }) => void) {
+  messageListeners.add(listener)
+  return () => {
+    messageListeners.delete(listener)
+  }
+}

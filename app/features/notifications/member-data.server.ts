@@ -26,7 +26,9 @@ export const notificationsData: MemberDataPart = {
     notificaciones: (id) => sql`select type, title, case when ${inArray(notifications.type, NAMING_NOBODY)} then message end as message,
       is_read, created_at, related_post_id, related_comment_id, related_session_id, related_event_id
       from notifications where user_id = ${id} order by created_at`,
-    preferencias_de_notificacion: (id) => sql`select comments, replies, likes, sessions, events, my_events, admissions, reports, digest,
+    preferencias_de_notificacion: (
+      id,
+    ) => sql`select comments, replies, likes, sessions, events, my_events, admissions, reports, messages, digest,
       time_zone, digest_sent_at, updated_at from notification_settings where user_id = ${id}`,
   },
   // 'A Marta le gusta tu post': the words name them, so what their actions caused goes.

@@ -19,9 +19,12 @@ import { sendActivityEmail } from './activity-email.server'
 import { scheduleDigests, sendDueDigests } from './digest.server'
 import { type Channel, TOPICS, type Topic, topicsFor } from './preferences'
 
-/** What members set (an admin's own topic, new applications, is tested with admission). */
-type MemberTopic = Exclude<Topic, 'admissions' | 'reports'>
-const MEMBER_TOPICS = topicsFor({ roles: [] }) as Array<{ key: MemberTopic }>
+/**
+ * What members set (an admin's own topic, new applications, is tested with admission). 'Mensajes
+ * privados' has no notification: its e-mail is the messages feature's (messages.test.ts).
+ */
+type MemberTopic = Exclude<Topic, 'admissions' | 'reports' | 'messages'>
+const MEMBER_TOPICS = topicsFor({ roles: [] }).filter((topic) => topic.key !== 'messages') as Array<{ key: MemberTopic }>
 import { getPreferences, savePreferences } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
 import * as unsubscribeRoute from './unsubscribe.route'
@@ -645,12 +648,21 @@ describe('one-click unsubscribe without signing in', () => {
 describe('preferences in /perfil', () => {
   const post = (fields: Record<string, string>, cookie?: string) =>
     run(() => profileRoute.action({ request: formRequest('/perfil', fields, { cookie }), params: {}, context: {} } as never))
-  const choices = { comments: 'web', replies: 'email', likes: 'off', sessions: 'email', events: 'web', myEvents: 'email', digest: 'daily' }
+  const choices = {
+    comments: 'web',
+    replies: 'email',
+    likes: 'off',
+    sessions: 'email',
+    events: 'web',
+    myEvents: 'email',
+    messages: 'web',
+    digest: 'daily',
+  }
   const shown = async (cookie?: string) =>
     (await run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context: {} } as never))).data
       .preferences
   const DEFAULTS = {
-    topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email' },
+    topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email', messages: 'email' },
     digest: 'weekly',
     timeZone: null,
   }

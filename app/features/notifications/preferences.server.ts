@@ -16,6 +16,7 @@ const TOPIC_COLUMNS = {
   myEvents: notificationSettings.myEvents,
   admissions: notificationSettings.admissions,
   reports: notificationSettings.reports,
+  messages: notificationSettings.messages,
 }
 
 const PREFERENCE_COLUMNS = {

@@ -32,6 +32,8 @@ export const TOPICS = [
   { key: 'myEvents', label: 'Mis eventos: recordatorios y plazas liberadas', types: ['event_spot', 'event_reminder'] },
   { key: 'admissions', label: 'Nuevas solicitudes de admisión', types: ['admission_application'], only: 'manage-members' },
   { key: 'reports', label: 'Nuevos informes de moderación', types: ['moderation_report'], only: 'moderate-content' },
+  // No notification type: private messages live in /mensajes, and this topic says whether they come by e-mail.
+  { key: 'messages', label: 'Mensajes privados', types: [] },
 ] as const satisfies ReadonlyArray<{ key: string; label: string; types: readonly NotificationType[]; only?: Capability }>
 
 /** The topics a member sees in /perfil: a staff topic (new applications, new reports) only to whom it concerns. */

@@ -52,6 +52,9 @@ export async function notificationStream(request: Request): Promise<Response> {
         (event) => {
           if (event.type === 'notification') send(`event: notification\ndata: ${JSON.stringify({ id: event.notificationId })}\n\n`)
           else if (event.type === 'notification-for-everyone') send(`event: notification\ndata: {}\n\n`)
+          // A private message (issue 41): the open conversation and the top bar's count follow.
+          else if (event.type === 'message')
+            send(`event: private-message\ndata: ${JSON.stringify({ conversationId: event.conversationId })}\n\n`)
           else {
             const { postId, likeCount, commentCount } = event
             send(`event: post-stats\ndata: ${JSON.stringify({ postId, likeCount, commentCount })}\n\n`)

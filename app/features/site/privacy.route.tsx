@@ -188,6 +188,12 @@ export default function PrivacidadPage() {
             identifique. Ambos están en la descarga de sus datos; quién decidió no se muestra a los miembros.
           </li>
           <li>
+            <B>Mensajes privados:</B> mientras la cuenta de quien los escribió exista. Las conversaciones no son visibles para ningún
+            administrador: el equipo de moderación solo lee un mensaje que se le informa y los cinco anteriores. Cada parte tiene la
+            conversación en la descarga de sus datos; si elimina su cuenta, sus mensajes se muestran a la otra persona como «Miembro
+            eliminado», o se borran si pide eliminarlo todo.
+          </li>
+          <li>
             <B>Grabaciones de sesiones:</B> mientras formen parte del archivo de la comunidad. Puede pedirnos que eliminemos su
             intervención, y atenderemos la solicitud conforme a sus derechos de supresión y oposición.
           </li>

@@ -22,6 +22,8 @@ export interface DirectoryMember {
 }
 
 export interface DirectoryView {
+  /** The viewer's own card has no 'Enviar mensaje'. */
+  viewerId: string
   members: DirectoryMember[]
   total: number
   page: number
@@ -106,11 +108,20 @@ export function MemberDirectory({ directory }: { directory: DirectoryView }) {
                     <span>{member.postCount === 1 ? '1 post' : `${member.postCount} posts`}</span>
                     <span>Miembro desde {member.memberSince}</span>
                   </p>
-                  <Button asChild variant="outline" size="sm">
-                    <Link to={`/usuario/${member.userId}`} aria-label={`Ver Perfil de ${member.name}`}>
-                      Ver Perfil
-                    </Link>
-                  </Button>
+                  <div className="flex flex-wrap gap-2">
+                    <Button asChild variant="outline" size="sm">
+                      <Link to={`/usuario/${member.userId}`} aria-label={`Ver Perfil de ${member.name}`}>
+                        Ver Perfil
+                      </Link>
+                    </Button>
+                    {member.userId !== directory.viewerId ? (
+                      <Button asChild variant="ghost" size="sm">
+                        <Link to={`/mensajes/con/${member.userId}`} aria-label={`Enviar mensaje a ${member.name}`}>
+                          Enviar mensaje
+                        </Link>
+                      </Button>
+                    ) : null}
+                  </div>
                 </CardContent>
               </Card>
             </li>

@@ -6,10 +6,24 @@ import { Button } from '~/ui/button'
 import { cn } from '~/ui/cn'
 import { HiddenFields } from '~/ui/hidden-fields'
 import { useResultToast } from '~/ui/toast'
-import { REPORT_NOTE_MAX, REPORT_REASONS } from '../reasons'
+import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from '../reasons'
 
 export type ReportedKind = 'post' | 'comment' | 'session_comment' | 'member'
 const ACTION = '/moderacion/informar'
+
+/** What a post, a comment or a member is reported for ('Mensajes no deseados' is for private messages). */
+const ITEM_REASONS = (Object.keys(REPORT_REASONS) as ReportReason[]).filter((reason) => reason !== 'unwanted_messages')
+
+/**
+ * Where a report goes when it is not moderation's own page: another feature's action that takes
+ * the `report` intent with these fields (a private message's conversation, issue 41), with the
+ * reasons offered, the first checked.
+ */
+export interface ReportTarget {
+  action: string
+  fields: Record<string, string>
+  reasons: readonly ReportReason[]
+}
 
 /** Where 'Informar' leads without JavaScript: a page with the same form (report.route.tsx). */
 export const reportPageOf = (kind: ReportedKind, itemId: string) => `${ACTION}?tipo=${kind}&id=${itemId}`
@@ -44,11 +58,13 @@ export function ReportForm({
   itemId,
   onSent,
   className,
+  target,
 }: {
-  kind: ReportedKind
+  kind?: ReportedKind
   itemId: string
   onSent?: () => void
   className?: string
+  target?: ReportTarget
 }) {
   const fetcher = useFetcher<Result>()
   useResultToast(fetcher.state, fetcher.data, { onSuccess: onSent })
@@ -57,16 +73,16 @@ export function ReportForm({
     // Posted to the form's own page: without JavaScript, the answer is shown there.
     <fetcher.Form
       method="post"
-      action={reportPageOf(kind, itemId)}
+      action={target ? target.action : reportPageOf(kind!, itemId)}
       className={cn('grid gap-2 rounded-md border bg-background p-3 text-sm', className)}
     >
-      <HiddenFields values={{ intent: 'report', kind, itemId }} />
+      <HiddenFields values={target ? { intent: 'report', ...target.fields } : { intent: 'report', kind: kind!, itemId }} />
       <fieldset className="grid gap-1">
         <legend className="mb-1 font-medium">¿Qué ocurre?</legend>
-        {Object.entries(REPORT_REASONS).map(([value, label], index) => (
+        {(target?.reasons ?? ITEM_REASONS).map((value, index) => (
           <label key={value} className="flex items-center gap-2">
             <input type="radio" name="reason" value={value} required defaultChecked={index === 0} className="size-4 accent-primary" />
-            {label}
+            {REPORT_REASONS[value]}
           </label>
         ))}
       </fieldset>

@@ -6,7 +6,7 @@ import { cn } from '~/ui/cn'
 import { relativeTime } from '~/platform/dates'
 import type { Result } from '~/platform/http/result'
 import { groupNotifications, type NotificationGroup, type NotificationView, linkOf } from '../grouping'
-import { emitPostStats } from '../live-events'
+import { emitMessage, emitPostStats } from '../live-events'
 import { DropdownMenu, MenuContent, MenuItem } from '~/ui/dropdown-menu'
 
 /** Spec 000: badge capped at '9+', 10 shown, 'see all' beyond that. */
@@ -33,6 +33,13 @@ function useNotificationStream(onNotification: () => void) {
       source.addEventListener('post-stats', (event) => {
         try {
           emitPostStats(JSON.parse((event as MessageEvent<string>).data))
+        } catch {
+          // A malformed event changes nothing.
+        }
+      })
+      source.addEventListener('private-message', (event) => {
+        try {
+          emitMessage(JSON.parse((event as MessageEvent<string>).data))
         } catch {
           // A malformed event changes nothing.
         }

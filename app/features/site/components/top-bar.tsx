@@ -63,7 +63,18 @@ function useSectionNavigation() {
   }
 }
 
-export function TopBar({ user, bell, search }: { user: TopBarUser | null; bell?: ReactNode; search?: ReactNode }) {
+export function TopBar({
+  user,
+  bell,
+  search,
+  messages,
+}: {
+  user: TopBarUser | null
+  bell?: ReactNode
+  search?: ReactNode
+  /** The unread messages' link (issue 41), for members who may read the community. */
+  messages?: ReactNode
+}) {
   const [openMenu, setOpenMenu] = useState<'nav' | 'user' | null>(null)
   const barRef = useRef<HTMLElement>(null)
   const navToggle = useRef<HTMLButtonElement>(null)
@@ -134,6 +145,7 @@ export function TopBar({ user, bell, search }: { user: TopBarUser | null; bell?:
           {user ? (
             <>
               {search}
+              {messages}
               {bell}
               <div className="hidden md:block">
                 <DropdownMenu
