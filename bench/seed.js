@@ -167,9 +167,11 @@ const array = (values) => `ARRAY[${values.map(literal).join(', ')}]`
 
 // Session ids are md5-based like the posts', with the version (4) and variant (8) digits of a
 // random UUID: the video page checks its parameter with Zod's z.uuid(), which refuses others.
-const sessionId = (n) =>
+const sessionId = (n) => seededUuid(`bench-session-${n}`)
+/** uuidSql's value for a text, computed here. */
+const seededUuid = (text) =>
   createHash('md5')
-    .update(`bench-session-${n}`)
+    .update(text)
     .digest('hex')
     .replace(/^(.{12}).(.{3}).(.{15})$/, '$14$28$3')
     .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')
@@ -428,6 +430,33 @@ SELECT CASE WHEN n % 4 = 0 THEN 'premium_granted' ELSE 'sign_in_failed' END,
        now() - n * interval '${1580 / scale} seconds'
 FROM generate_series(1, ${AUDIT_LINES}) n;
 
+-- Issue 41: private messages. Each member talks with the next three (5 messages each conversation),
+-- and the viewer has 40 conversations, the first of 30 messages, five of them unread.
+INSERT INTO conversations (id, user_a, user_b, state, started_by, created_at, last_message_at, a_last_read_at, b_last_read_at)
+SELECT ${uuidSql(`'bench-conversation-' || i || '-' || d`)}, least('bench-u' || i, 'bench-u' || (i + d)), greatest('bench-u' || i, 'bench-u' || (i + d)),
+       'accepted', 'bench-u' || i, now() - interval '30 days', now(), now(), now()
+FROM generate_series(2, ${MEMBERS - 3}) i CROSS JOIN generate_series(1, 3) d;
+INSERT INTO messages (id, conversation_id, sender_id, body, idempotency_key, created_at)
+SELECT ${uuidSql(`'bench-message-' || i || '-' || d || '-' || m`)}, ${uuidSql(`'bench-conversation-' || i || '-' || d`)},
+       CASE WHEN m % 2 = 0 THEN 'bench-u' || i ELSE 'bench-u' || (i + d) END,
+       'Mensaje ' || m || ': ¿hablamos la semana que viene del acceso al mercado?', md5('bench-message-' || i || '-' || d || '-' || m),
+       now() - (i % 720) * interval '1 hour' - (5 - m) * interval '1 minute'
+FROM generate_series(2, ${MEMBERS - 3}) i CROSS JOIN generate_series(1, 3) d CROSS JOIN generate_series(1, 5) m;
+INSERT INTO conversations (id, user_a, user_b, state, started_by, created_at, last_message_at, a_last_read_at, b_last_read_at, a_unread)
+SELECT ${uuidSql(`'bench-viewer-conversation-' || k`)}, 'bench-u1', 'bench-u' || (1 + k), 'accepted', 'bench-u' || (1 + k),
+       now() - interval '30 days', now(), CASE WHEN k <= 5 THEN now() - interval '3 days' ELSE now() END, now(), CASE WHEN k <= 5 THEN 1 ELSE 0 END
+FROM generate_series(1, 40) k;
+INSERT INTO messages (id, conversation_id, sender_id, body, idempotency_key, created_at)
+SELECT ${uuidSql(`'bench-viewer-message-' || k || '-' || m`)}, ${uuidSql(`'bench-viewer-conversation-' || k`)},
+       CASE WHEN m % 2 = 0 THEN 'bench-u1' ELSE 'bench-u' || (1 + k) END,
+       'Mensaje ' || m || E': gracias por la sesión de ayer.\n¿Te viene bien un café el jueves? https://www.example.com/agenda',
+       md5('bench-viewer-message-' || k || '-' || m), now() - k * interval '2 hours' - (30 - m) * interval '1 minute'
+FROM generate_series(1, 40) k CROSS JOIN generate_series(1, 30) m WHERE k = 1 OR m <= 3;
+UPDATE conversations c SET last_message_id = l.id, last_message_at = l.created_at
+FROM (SELECT DISTINCT ON (conversation_id) conversation_id, id, created_at FROM messages ORDER BY conversation_id, created_at DESC, id DESC) l
+WHERE l.conversation_id = c.id;
+UPDATE profiles SET unread_messages = 5 WHERE user_id = 'bench-u1';
+
 ${restoreChecks()}
 COMMIT;
 ANALYZE;
@@ -551,6 +580,8 @@ async function facts(query) {
       publishedCounter: counter.n,
     },
     events: { busiest: event.id },
+    // The viewer's conversation of 30 messages (the id the seed gave it).
+    conversation: seededUuid('bench-viewer-conversation-1'),
   }
 }
 

@@ -213,6 +213,23 @@ const countPattern = (n, words) => new RegExp(`${String(n).replace(/\B(?=(\d{3})
  * admission form (a visitor), queue and an application; the console's log, jobs and settings; the
  * members' directory (issue 38: every page added since the budgets were set).
  */
+/** Private messages (issue 41): the viewer's list (40 conversations, 5 unread) and a conversation of 30 messages. */
+function messageTargets(seeded) {
+  return [
+    {
+      name: '/mensajes',
+      path: '/mensajes',
+      expect: (body) => body.includes('Mensajes') && body.includes(`/mensajes/${seeded.conversation}`),
+    },
+    {
+      name: '/mensajes/:id',
+      path: `/mensajes/${seeded.conversation}`,
+      expect: (body) => body.includes('Escribe un mensaje') && body.includes('Mensaje 30'),
+    },
+    { name: '/admin/codigos', path: '/admin/codigos', asAdmin: true, expect: (body) => body.includes('Códigos promocionales') },
+  ]
+}
+
 function consoleTargets(seeded) {
   return [
     {
@@ -530,6 +547,7 @@ async function benchEngine(engine, scale) {
     ...eventTargets(seeded.events),
     ...notificationTargets(),
     ...consoleTargets(seeded),
+    ...messageTargets(seeded),
   ]
   endPhase('start')
 
@@ -623,6 +641,7 @@ async function benchEngine(engine, scale) {
     { name: '/comunidad/calendario/:id', path: `/comunidad/calendario/${seeded.events.busiest}` },
     ...notificationTargets().map(({ name, path }) => ({ name, path })),
     ...consoleTargets(seeded).map(({ name, path, asAdmin, anonymous }) => ({ name, path, asAdmin, anonymous })),
+    ...messageTargets(seeded).map(({ name, path, asAdmin }) => ({ name, path, asAdmin })),
   ]
   const queries = []
   for (const check of checks) {
