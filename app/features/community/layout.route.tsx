@@ -13,7 +13,7 @@ import { activeAnnouncement, communitySettings } from './settings.server'
 import { communityStats } from './stats.server'
 import type { Route } from './+types/layout.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
-import { MembershipBanner } from '~/features/billing/components/membership-notices'
+import { MembershipBanner } from '~/features/billing/components/membership-banner'
 import { membershipOf } from '~/features/billing/lifecycle.server'
 
 export const meta: Route.MetaFunction = () => [{ title: `Comunidad · ${site.name}` }, { name: 'robots', content: 'noindex' }]

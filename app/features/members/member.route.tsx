@@ -9,7 +9,6 @@ import { can } from '~/platform/auth/capabilities'
 import { longDate } from '~/platform/dates'
 import { guardedAction, orWhenFailed, refuse } from '~/platform/http/responses.server'
 import { refundOffer } from '~/features/billing/refund.server'
-import { RefundCard } from '~/features/billing/components/refund-card'
 import { formatMoney } from '~/features/billing/tax'
 import type { Failure } from '~/platform/http/result'
 import { logger } from '~/platform/logger.server'
@@ -22,12 +21,16 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/ui/
 import { HiddenFields } from '~/ui/hidden-fields'
 import { UserAvatar } from '~/ui/user-avatar'
 import { Disclosure } from '~/ui/disclosure'
+import { lazyPart } from '~/ui/lazy-part'
 import { DeletionChoices } from '~/features/account/components/deletion-choices'
 import { ReportButton } from '~/features/moderation/components/moderation-controls'
 import { memberAction } from './member-action.server'
 import { ROLE_NAMES } from './role-names'
 import { getUserRoles } from './roles.server'
 import type { Route } from './+types/member.route'
+
+// Only admins see the refund card: its form library loads with it, not with every member's page.
+const RefundCard = lazyPart(() => import('~/features/billing/components/refund-card').then((module) => module.RefundCard))
 import { withBell } from '~/features/notifications/components/notification-bell'
 import { hasBlocked } from '~/features/messages/pairs.server'
 

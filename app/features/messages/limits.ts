@@ -1,8 +1,12 @@
 /** What the pages show and the server enforces (issue 41); no Zod here, so the pages load none. */
-export { MESSAGE_BODY_MAX } from './schema'
+/** A message's length; the table's check says the same (schema.ts imports it from here, never the other way: the pages would load Drizzle). */
+export const MESSAGE_BODY_MAX = 2000
 
 /** Idempotency keys are made by the browser (a UUID) or the no-JS form (a UUID in the page). */
 export const IDEMPOTENCY_KEY_MAX = 64
+
+/** The reasons offered when a message is reported ('Mensajes no deseados' first). */
+export const MESSAGE_REPORT_REASONS = ['unwanted_messages', 'spam', 'offensive', 'false', 'confidential', 'other'] as const
 
 export const LIMITS = {
   newConversationsPerDay: 20,

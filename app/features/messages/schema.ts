@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { user, userIdColumn } from '../../platform/auth/schema'
+import { MESSAGE_BODY_MAX } from './limits'
 
 /**
  * Private messages (issue 41, decisions/0032). One conversation per pair of members, its two ids
@@ -42,8 +43,6 @@ export const conversations = pgTable(
     index('conversations_b_idx').on(table.userB, table.lastMessageAt.desc(), table.id.desc()),
   ],
 )
-
-export const MESSAGE_BODY_MAX = 2000
 
 export const messages = pgTable(
   'messages',

@@ -1,10 +1,9 @@
 import { z } from 'zod'
 import { optionalText, requiredText } from '~/platform/http/text-fields'
 import { REPORT_NOTE_MAX } from '~/features/moderation/reasons'
-import { IDEMPOTENCY_KEY_MAX, MESSAGE_BODY_MAX, MESSAGES } from './limits'
+import { IDEMPOTENCY_KEY_MAX, MESSAGE_BODY_MAX, MESSAGE_REPORT_REASONS, MESSAGES } from './limits'
 
 /** Why a private message is reported: 'Mensajes no deseados' first, then moderation's reasons that fit a message. */
-export const MESSAGE_REPORT_REASONS = ['unwanted_messages', 'spam', 'offensive', 'false', 'confidential', 'other'] as const
 
 const memberId = z.string().trim().min(1).max(100)
 const conversationId = z.uuid(MESSAGES.notFound)
