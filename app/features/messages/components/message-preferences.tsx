@@ -40,7 +40,7 @@ export function MessagePreferencesCard({ preferences }: { preferences: MessagePr
             ))}
           </fieldset>
           <Button type="submit" size="sm" variant="outline" className="justify-self-start" disabled={policy.state !== 'idle'}>
-            Guardar
+            Guardar preferencias de mensajes
           </Button>
         </policy.Form>
         <div className="grid gap-2">
