@@ -25,6 +25,9 @@ async function tabTo(page: Page, target: Locator, { max = 80, backwards = false 
 const focusIn = (target: Locator) => target.evaluate((element) => element.contains(document.activeElement))
 
 test('the feed by keyboard: new post, edit, delete and the bell give focus back where it was', async ({ signedInAs }) => {
+  // Every Tab is a round trip to the browser, and the top bar's stops (search, messages, the bell)
+  // come before the feed's on each page: the journey takes about 50 s, near the default minute.
+  test.slow()
   const { page } = await signedInAs('premium', { viewport: DESKTOP })
   const neighbour = await createPost(page, uniqueTitle('Vecino de arriba'))
   expect(neighbour).toBeTruthy()
