@@ -22,9 +22,9 @@ import sharp from 'sharp'
 /** How many of each: a test takes fresh ones and never gives them back (a retry takes new ones too). */
 const PERSONAS = {
   member: { count: 40 }, // confirmed, profile with the sign-up names only (2/5)
-  complete: { count: 12, complete: true },
+  complete: { count: 20, complete: true },
   premium: { count: 90, complete: true, premium: true },
-  admin: { count: 12, complete: true, role: 'admin' },
+  admin: { count: 20, complete: true, role: 'admin' },
   moderator: { count: 4, complete: true, role: 'moderator' },
   // Billing part B (issue 40): a subscription of the local test checkout whose renewal failed, and
   // one cancelled at the end of its period (12 January 2027).
@@ -35,11 +35,11 @@ const PASSWORD = 'Clave-segura-2026'
 const COOKIE = 'better-auth.session_token'
 const AVATAR_VERSION = 1700000000000
 
-// Two surnames from disjoint lists make every member's name unique (13 × 13), with accents, so a
+// Two surnames from disjoint lists make every member's name unique (14 × 14), with accents, so a
 // directory search for one member's folded surnames finds that member alone.
 const FIRST = 'Ana Bruno Carla Diego Elena Íñigo Lucía Álvaro Inés Marta Óscar Raquel'.split(' ')
-const SURNAME_A = 'Sáez Núñez Ibáñez Gómez Martínez Pérez Díaz Fernández Muñoz Jiménez Rodríguez Sánchez López'.split(' ')
-const SURNAME_B = 'Vidal Campos Ortiz Fuentes Prieto Calvo Serrano Molina Cabrera Morales Blanco Rubio Castro'.split(' ')
+const SURNAME_A = 'Sáez Núñez Ibáñez Gómez Martínez Pérez Díaz Fernández Muñoz Jiménez Rodríguez Sánchez López Romero'.split(' ')
+const SURNAME_B = 'Vidal Campos Ortiz Fuentes Prieto Calvo Serrano Molina Cabrera Morales Blanco Rubio Castro Vega'.split(' ')
 const COMPANY = ['Laboratorios Ibéricos', 'MedTech Levante', 'Genómica Atlántica', 'Farma Norte', 'BioGalicia', 'Diagnóstico Sur']
 const POSITION = ['Directora Médica', 'VP Comercial', 'Directora de Acceso al Mercado', 'Director General', 'CEO', 'Gerente de Producto']
 
