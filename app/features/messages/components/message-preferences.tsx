@@ -40,7 +40,7 @@ export function MessagePreferencesCard({ preferences }: { preferences: MessagePr
             ))}
           </fieldset>
           <Button type="submit" size="sm" variant="outline" className="justify-self-start" disabled={policy.state !== 'idle'}>
-            Guardar preferencias de mensajes
+            Guardar quién puede escribirme
           </Button>
         </policy.Form>
         <div className="grid gap-2">
