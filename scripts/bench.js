@@ -87,6 +87,14 @@ const SCALE = Number(argValue('scale') ?? 1)
 if (![1, 10, 100].includes(SCALE)) throw new Error(`--scale is 1, 10 or 100, not ${argValue('scale')}`)
 /** `--take-guards` or `--take-guards=3`: that many runs at ×1 per engine, whose medians become the guards. */
 const TAKE_GUARDS = process.argv.includes('--take-guards') ? 3 : Number(argValue('take-guards') ?? 0)
+/**
+ * `--pages=/mensajes,/admin/codigos`: load only these pages (and /healthz, every ratio's baseline), by
+ * their names in the table; with --take-guards only their guards are re-taken, the others are kept.
+ */
+const PAGES = argValue('pages')
+  ?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean)
 const WARMUP_SECONDS = 2
 const MAX_REQUESTS = 100_000
 // BENCH_PORT: another port, when another checkout's bench runs on the same machine.
@@ -564,7 +572,14 @@ async function benchEngine(engine, scale) {
   }
 
   const scenarios = []
-  for (const target of PROFILE ? targets.filter((target) => target.path === PROFILE_PATH) : targets) {
+  const loaded = PROFILE
+    ? targets.filter((target) => target.path === PROFILE_PATH)
+    : targets.filter((target) => !PAGES || target.path === '/healthz' || PAGES.includes(target.name))
+  if (PAGES) {
+    const unknown = PAGES.filter((name) => !targets.some((target) => target.name === name))
+    if (unknown.length) throw new Error(`--pages: no page named ${unknown.join(', ')} (names as in the table)`)
+  }
+  for (const target of loaded) {
     const headers = { ...target.headers, Cookie: cookieOf(target), 'Accept-Encoding': 'gzip' }
     await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency: 10, durationMs: WARMUP_SECONDS * 1000, maxRequests: 5000 })
     for (const concurrency of PROFILE ? [50] : CONCURRENCY) {
@@ -839,14 +854,20 @@ try {
     if (TAKE_GUARDS) {
       const runs = []
       for (let i = 0; i < TAKE_GUARDS; i++) runs.push(await run(engine, 1))
-      const taken = keepReference(medianSummary(runs))
+      const median = medianSummary(runs)
+      // A partial run is not a reference for the scales; its pages' guards are re-taken, the rest kept.
+      const taken = PAGES ? median : keepReference(median)
       summaries.push(taken)
-      budgetsFile = withGuards(budgetsFile, taken, { takenAt: new Date().toISOString().slice(0, 10), commit })
+      const retaken = PAGES
+        ? { ...taken, pages: Object.fromEntries(Object.entries(taken.pages).filter(([name]) => PAGES.includes(name))) }
+        : taken
+      budgetsFile = withGuards(budgetsFile, retaken, { takenAt: new Date().toISOString().slice(0, 10), commit })
       continue
     }
     let reference = SCALE === 1 ? null : readReference(referenceFile(engine))
     if (!reference) {
-      reference = keepReference(await run(engine, 1))
+      const first = await run(engine, 1)
+      reference = PAGES ? first : keepReference(first)
       summaries.push(reference)
     } else summaries.push({ ...reference, kept: true })
     if (SCALE === 1) continue
@@ -856,10 +877,11 @@ try {
   }
   if (TAKE_GUARDS) {
     const load = results.map((result) => Math.max(...result.scenarios.map((scenario) => scenario.loadAverage1m)))
-    budgetsFile.guardsNote =
+    const note =
       `Guards: median of ${TAKE_GUARDS} runs per engine at ×1 (${SECONDS} s per scenario), floor × 0.8, p99 × 1.2, ` +
       `commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z; highest load average during the runs ${Math.max(...load)} ` +
       `on ${os.cpus().length} cores${Math.max(...load) > os.cpus().length / 2 ? ': the machine was busy, re-take them on an idle one' : ''}.`
+    budgetsFile.guardsNote = PAGES ? `${budgetsFile.guardsNote} Re-taken for ${PAGES.join(', ')}: ${note}` : note
     writeFileSync(path.join(root, 'bench/budgets.json'), `${JSON.stringify(budgetsFile, null, 2)}\n`)
     console.log(`\nGuards taken from the median of ${TAKE_GUARDS} runs per engine, written to bench/budgets.json.`)
   }
