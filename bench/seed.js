@@ -457,6 +457,14 @@ FROM (SELECT DISTINCT ON (conversation_id) conversation_id, id, created_at FROM 
 WHERE l.conversation_id = c.id;
 UPDATE profiles SET unread_messages = 5 WHERE user_id = 'bench-u1';
 
+-- Issue 40: the console's promotion codes, a year of an operator's partners' codes (40, a few ended).
+INSERT INTO promotion_codes (id, code, coupon_id, percent_off, amount_off_cents, duration, duration_months, max_redemptions, expires_at, active, created_at)
+SELECT 'promo_bench_' || k, 'SOCIO' || k, 'coupon_bench_' || k, CASE WHEN k % 2 = 0 THEN 10 + k % 40 END, CASE WHEN k % 2 = 1 THEN 5000 END,
+       (CASE k % 3 WHEN 0 THEN 'once' WHEN 1 THEN 'repeating' ELSE 'forever' END)::coupon_duration, CASE WHEN k % 3 = 1 THEN 3 END,
+       CASE WHEN k % 4 = 0 THEN 50 END, CASE WHEN k % 5 = 0 THEN now() - interval '1 day' ELSE now() + interval '90 days' END, k % 7 <> 0,
+       now() - k * interval '9 days'
+FROM generate_series(1, 40) k;
+
 ${restoreChecks()}
 COMMIT;
 ANALYZE;

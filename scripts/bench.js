@@ -74,7 +74,7 @@ const argValue = (name) =>
   process.argv
     .slice(2)
     .find((arg) => arg.startsWith(`--${name}=`))
-    ?.split('=')[1]
+    ?.slice(name.length + 3)
 const SECONDS = Math.min(60, Math.max(1, Number(argValue('seconds') ?? process.env.BENCH_SECONDS ?? 10) || 10))
 // Issue 38: one connection gives each page's median latency (compared across scales), 10 its p99
 // and 50 its throughput against /healthz (the guards in bench/budgets.json).
