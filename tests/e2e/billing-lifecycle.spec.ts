@@ -108,7 +108,7 @@ test("an admin pauses a member's payments until a date, the member sees it in /p
   await page.getByRole('link', { name: 'Cobro: pausar o reanudar' }).click()
   await expect(page).toHaveURL(new RegExp(`/admin/miembros/${member.id}/cobro$`))
   await expect(page.getByRole('heading', { name: `Cobro de ${member.name}` })).toBeVisible()
-  await expect(page.getByText('Mensual · 89 € al mes')).toBeVisible()
+  await expect(page.getByText('Mensual · 89,00 € al mes')).toBeVisible()
   await expectNoAxeViolations(page, 'the pause page before pausing')
 
   // Thirty days from now (a day in Madrid's calendar after today, whatever the hour).
