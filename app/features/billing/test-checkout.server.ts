@@ -25,13 +25,12 @@ export interface TestPayment {
  */
 function refuseCode(message: string, payment: TestPayment): never {
   const { billingName, taxId, billingAddress, promotionCode } = payment
+  const typed = Object.entries({ billingName, taxId, billingAddress, promotionCode }).filter(
+    (entry): entry is [string, string] => entry[1] !== null,
+  )
   refuse(400, message, {
     detail: { session: payment.session.id, promotionCode },
-    submission: {
-      status: 'error',
-      initialValue: { intent: 'pay', billingName, taxId, billingAddress, promotionCode },
-      error: { promotionCode: [message] },
-    },
+    submission: { status: 'error', initialValue: { intent: 'pay', ...Object.fromEntries(typed) }, error: { promotionCode: [message] } },
   })
 }
 
