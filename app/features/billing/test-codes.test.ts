@@ -53,7 +53,7 @@ async function expectRefused(member: { userId: string; cookie: string }, typed: 
   const refused = await postTestCheckout(started.location!, fields, member.cookie)
   expect(refused.status).toBe(400)
   expect(refused.data.message.title).toBe(title)
-  expect(refused.data.submission.error).toEqual({ promotionCode: [message] })
+  expect(refused.data.submission.error.promotionCode).toEqual([message])
   expect(refused.data.submission.initialValue).toMatchObject({ billingName: 'Biotec Norte, S.L.', taxId: 'B95123456' })
   expect(refused.data.submission.initialValue.promotionCode.trim()).toBe(typed.trim())
   expect(await invoicesOf(member.userId)).toEqual([])
