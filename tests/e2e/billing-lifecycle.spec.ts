@@ -91,3 +91,57 @@ test('an admin creates a promotion code, sees it listed and deactivates it, at 1
   await row.getByRole('button', { name: `Desactivar ${code}` }).click()
   await expect(row).toContainText('Desactivado')
 })
+
+test("an admin pauses a member's payments until a date, the member sees it in /perfil, the admin resumes them", async ({ signedInAs }) => {
+  test.setTimeout(120_000)
+  // A member with a running subscription of the local test checkout: bought through it.
+  const member = await signedInAs('complete')
+  await member.page.setViewportSize(DESKTOP)
+  await member.page.goto('/pricing')
+  await member.page.getByRole('button', { name: 'Hazte miembro' }).click()
+  await member.page.getByRole('button', { name: 'Pagar (simulado)' }).click()
+  await expect(member.page).toHaveURL(/\/success$/)
+
+  const { page } = await signedInAs('admin')
+  await page.setViewportSize(DESKTOP)
+  await page.goto(`/usuario/${member.id}`)
+  await page.getByRole('link', { name: 'Cobro: pausar o reanudar' }).click()
+  await expect(page).toHaveURL(new RegExp(`/admin/miembros/${member.id}/cobro$`))
+  await expect(page.getByRole('heading', { name: `Cobro de ${member.name}` })).toBeVisible()
+  await expect(page.getByText('Mensual · 89,00 € al mes')).toBeVisible()
+  await expectNoAxeViolations(page, 'the pause page before pausing')
+
+  // Thirty days from now (a day in Madrid's calendar after today, whatever the hour).
+  const resumesOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)
+  await page.getByLabel('Reanudar el cobro el').fill(resumesOn)
+  await page.getByRole('button', { name: 'Pausar cobro' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Cobro pausado' })).toBeVisible()
+  await expect(page.getByText('En pausa', { exact: true })).toBeVisible()
+  await expect(page.getByText(/^Cobro en pausa hasta el \d{1,2} de \p{L}+ de \d{4}; Stripe lo reanuda ese día\.$/u)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Reanudar cobro' })).toBeVisible()
+  await expectNoAxeViolations(page, 'the pause page, paused, at 1280 px')
+  await screenshot(page, 'billing-pause-1280')
+  await expectNoHorizontalOverflow(page, 'the pause page, paused', MOBILE)
+  await expectNoAxeViolations(page, 'the pause page, paused, at 390 px')
+  await screenshot(page, 'billing-pause-390')
+  await page.setViewportSize(DESKTOP)
+
+  // The member is told, and keeps premium meanwhile.
+  await member.page.goto('/perfil')
+  const notice = member.page.locator('#membresia')
+  await expect(
+    notice.getByText(/Tu cobro está en pausa hasta el \d{1,2} de \p{L}+ de \d{4}\. Mientras tanto conservas tu acceso premium\./u),
+  ).toBeVisible()
+  await expectNoAxeViolations(member.page, '/perfil paused at 1280 px')
+  await notice.scrollIntoViewIfNeeded()
+  await screenshot(member.page, 'billing-paused-perfil-1280', { fullPage: false })
+  await expectNoHorizontalOverflow(member.page, '/perfil paused', MOBILE)
+  await notice.scrollIntoViewIfNeeded()
+  await screenshot(member.page, 'billing-paused-perfil-390', { fullPage: false })
+
+  await page.getByRole('button', { name: 'Reanudar cobro' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Cobro reanudado' })).toBeVisible()
+  await expect(page.getByText('En pausa', { exact: true })).toHaveCount(0)
+  await member.page.goto('/perfil')
+  await expect(member.page.getByText('Tu cobro está en pausa hasta el')).toHaveCount(0)
+})

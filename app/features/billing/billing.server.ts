@@ -87,6 +87,7 @@ export async function applySubscriptionState({
   eventId,
   eventType,
   invoices,
+  claim,
 }: {
   customerId: string
   userId?: string | null
@@ -95,9 +96,15 @@ export async function applySubscriptionState({
   eventType?: string
   /** The customer's invoices, re-read with the subscriptions (or the test checkout's): kept in the same transaction. */
   invoices?: InvoiceState[]
+  /**
+   * What the caller takes in the same transaction before anything is written (the test checkout:
+   * its session, and the last use of a code); it refuses by throwing, and nothing is written.
+   */
+  claim?: (tx: DbExecutor) => Promise<void>
 }) {
   const premium = grantsPremium(subscriptions)
   return getDb().transaction(async (tx) => {
+    await claim?.(tx)
     if (eventId) {
       const fresh = await tx
         .insert(stripeEvents)
@@ -254,6 +261,11 @@ export async function getOpenTestCheckout(id: string, userId: string) {
   return session ?? null
 }
 
-export async function setTestCheckoutStatus(id: string, status: 'paid' | 'canceled') {
-  await getDb().update(testCheckoutSessions).set({ status }).where(eq(testCheckoutSessions.id, id))
+export async function setTestCheckoutStatus(id: string, status: 'paid' | 'canceled', executor: DbExecutor = getDb()) {
+  const changed = await executor
+    .update(testCheckoutSessions)
+    .set({ status })
+    .where(and(eq(testCheckoutSessions.id, id), eq(testCheckoutSessions.status, 'open')))
+    .returning({ id: testCheckoutSessions.id })
+  return changed.length > 0
 }

@@ -1,13 +1,13 @@
-import { desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { CurrentUser } from '~/features/account/guards.server'
 import { recordAudit } from '~/platform/audit/audit.server'
-import { getDb } from '~/platform/db/client.server'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime } from '~/platform/dates'
 import { getEnv } from '~/platform/env.server'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
 import { blankToUndefined, CONTROL_CHARS } from '~/platform/http/text-fields'
-import { CODE_LIMITS as LIMITS, CODE_MESSAGES as MESSAGES } from './limits'
+import { CODE_LIMITS as LIMITS, CODE_MESSAGES as MESSAGES, REDEEM_MESSAGES } from './limits'
 import { promotionCodes, subscriptions } from './schema'
 import { getStripe } from './stripe.server'
 
@@ -256,4 +256,73 @@ async function createCode(admin: CurrentUser, input: CreateInput) {
     )
   })
   return success({ code: input.code }, { title: MESSAGES.created })
+}
+
+/* --- A code redeemed at the local test checkout ('Modo de prueba') --- */
+
+/**
+ * What a buyer may type as a code: at most a code's length, letters, digits and dashes. Anything
+ * else (control characters, 500 characters) cannot be one of ours and gets the same answer as an
+ * unknown code.
+ */
+export const TypedCode = z
+  .string()
+  .trim()
+  .max(LIMITS.codeMax, REDEEM_MESSAGES.invalid)
+  .regex(/^[A-Za-z0-9-]*$/, REDEEM_MESSAGES.invalid)
+  .optional()
+  .transform((value) => value || null)
+
+export interface RedeemableCode {
+  id: string
+  code: string
+  percentOff: number | null
+  amountOffCents: number | null
+}
+
+/**
+ * Stripe Checkout's checks of a typed code, in its order, for the test checkout (Stripe makes them
+ * itself for real payments): one of ours and active, not expired, uses left, and
+ * `first_time_transaction` (a member who ever had a subscription is not a first-time customer).
+ * With `lock` (inside the redeeming transaction) the code's row is locked first, so two buyers
+ * taking its last use at once are counted one after the other: the second finds it exhausted.
+ */
+export async function redeemableCode(
+  executor: DbExecutor,
+  typed: string,
+  userId: string,
+  { lock = false, now = new Date() } = {},
+): Promise<{ code: RedeemableCode } | { refusal: string }> {
+  const query = executor
+    .select({
+      id: promotionCodes.id,
+      code: promotionCodes.code,
+      percentOff: promotionCodes.percentOff,
+      amountOffCents: promotionCodes.amountOffCents,
+      maxRedemptions: promotionCodes.maxRedemptions,
+      expiresAt: promotionCodes.expiresAt,
+      active: promotionCodes.active,
+    })
+    .from(promotionCodes)
+    .where(eq(promotionCodes.code, typed.toUpperCase()))
+  const [row] = lock ? await query.for('update') : await query
+  // Stripe's codes are redeemed at Stripe Checkout, never here.
+  if (!row || !row.active || !isTestCode(row.id)) return { refusal: REDEEM_MESSAGES.invalid }
+  if (row.expiresAt && row.expiresAt <= now) return { refusal: REDEEM_MESSAGES.expired }
+  if (row.maxRedemptions !== null) {
+    const [used] = await executor
+      .select({ count: sql<number>`count(*)::int` })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.promotionCodeId, row.id), sql`${subscriptions.promotionCodeId} is not null`))
+    if ((used?.count ?? 0) >= row.maxRedemptions) return { refusal: REDEEM_MESSAGES.exhausted }
+  }
+  const [before] = await executor.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1)
+  if (before) return { refusal: REDEEM_MESSAGES.notFirstTime }
+  return { code: { id: row.id, code: row.code, percentOff: row.percentOff, amountOffCents: row.amountOffCents } }
+}
+
+/** What the code takes off a tax-inclusive price, as Stripe computes it: never more than the price. */
+export function discountCentsOf(code: Pick<RedeemableCode, 'percentOff' | 'amountOffCents'>, totalCents: number) {
+  if (code.percentOff !== null) return Math.round((totalCents * code.percentOff) / 100)
+  return Math.min(code.amountOffCents ?? 0, totalCents)
 }

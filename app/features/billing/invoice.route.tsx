@@ -9,7 +9,7 @@ import { site } from '~/site.config'
 import { Badge } from '~/ui/badge'
 import { Button } from '~/ui/button'
 import { getInvoice } from './invoices.server'
-import { formatMoney, invoiceStatusLabel, TAX_WORDING, VAT_PERCENT } from './tax'
+import { formatMoney, includedVatCents, invoiceStatusLabel, TAX_WORDING, VAT_PERCENT } from './tax'
 import type { Route } from './+types/invoice.route'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -31,6 +31,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const invoice = await getInvoice(id.data, can(viewer, 'manage-members') ? null : viewer.id)
   if (!invoice) refuse(404, 'Factura no encontrada')
   const money = (cents: number) => formatMoney(cents, invoice.currency)
+  const base = invoice.totalCents - invoice.taxCents
+  // A discount is on the tax-inclusive price: its base goes on its own line, under the price's.
+  const discountBase = invoice.reverseCharge ? invoice.discountCents : invoice.discountCents - includedVatCents(invoice.discountCents)
   return {
     number: invoice.number ?? invoice.id,
     testMode: invoice.id.startsWith('test_'),
@@ -39,7 +42,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     paidOn: invoice.paidAt ? longDate(invoice.paidAt) : null,
     buyer: { name: invoice.billingName, taxId: invoice.billingTaxId, address: invoice.billingAddress },
     description: invoice.description ?? `Membresía ${site.name}`,
-    base: money(invoice.totalCents - invoice.taxCents),
+    line: money(base + discountBase),
+    discount:
+      invoice.discountCents > 0
+        ? { label: invoice.promotionCode ? `Descuento (código ${invoice.promotionCode})` : 'Descuento', amount: money(discountBase) }
+        : null,
+    base: money(base),
     tax: money(invoice.taxCents),
     total: money(invoice.totalCents),
     refunded: invoice.refundedCents > 0 ? money(invoice.refundedCents) : null,
@@ -100,8 +108,14 @@ export default function InvoicePage({ loaderData: invoice }: Route.ComponentProp
           <tbody>
             <tr className="border-b">
               <td className="py-2">{invoice.description}</td>
-              <td className="py-2 text-right">{invoice.base}</td>
+              <td className="py-2 text-right">{invoice.line}</td>
             </tr>
+            {invoice.discount ? (
+              <tr className="border-b">
+                <td className="py-2">{invoice.discount.label}</td>
+                <td className="py-2 text-right">−{invoice.discount.amount}</td>
+              </tr>
+            ) : null}
             <tr>
               <th scope="row" className="py-1 font-normal">
                 Base imponible

@@ -18,6 +18,10 @@ export interface InvoiceState {
   taxCents: number
   refundedCents: number
   reverseCharge: boolean
+  /** What a promotion code took off, IVA included; `totalCents` is after it. */
+  discountCents: number
+  /** The code typed, when known (the test checkout's; Stripe's own PDF names it for its invoices). */
+  promotionCode: string | null
   billingName: string | null
   billingTaxId: string | null
   billingAddress: string | null
@@ -79,6 +83,8 @@ export function invoiceStateOf(invoice: Stripe.Invoice): InvoiceState {
     taxCents: taxes.reduce((sum, tax) => sum + (tax.amount ?? 0), 0),
     refundedCents: invoice.post_payment_credit_notes_amount ?? 0,
     reverseCharge: taxes.some((tax) => tax.taxability_reason === 'reverse_charge'),
+    discountCents: (invoice.total_discount_amounts ?? []).reduce((sum, discount) => sum + (discount.amount ?? 0), 0),
+    promotionCode: null,
     billingName: cleanText(invoice.customer_name, 200, 'customer_name', id),
     billingTaxId: cleanTaxId(invoice.customer_tax_ids?.[0]?.value, id),
     billingAddress: cleanText(addressLine(invoice.customer_address), 300, 'customer_address', id),
@@ -169,6 +175,8 @@ export async function getInvoice(id: string, ownerId: string | null) {
       taxCents: invoices.taxCents,
       refundedCents: invoices.refundedCents,
       reverseCharge: invoices.reverseCharge,
+      discountCents: invoices.discountCents,
+      promotionCode: invoices.promotionCode,
       billingName: invoices.billingName,
       billingTaxId: invoices.billingTaxId,
       billingAddress: invoices.billingAddress,

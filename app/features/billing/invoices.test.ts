@@ -1,4 +1,3 @@
-import Stripe from 'stripe'
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
@@ -9,12 +8,11 @@ import * as profileRoute from '~/features/account/profile.route'
 import * as memberRoute from '~/features/members/member.route'
 import { loadDashboard } from '~/features/admin/dashboard.server'
 import { invoices, refunds } from './schema'
-import * as checkoutRoute from './checkout.route'
 import * as invoiceRoute from './invoice.route'
-import * as webhookRoute from './stripe-webhook.route'
 import { REFUND_MESSAGES } from './refund-limits'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
-import { FAKE_WEBHOOK_SECRET, type FakeInvoice, useFakeStripe } from '../../../tests/setup/fake-stripe'
+import { type FakeInvoice, useFakeStripe } from '../../../tests/setup/fake-stripe'
+import { deliverWebhook as webhook, isPremium, startCheckout as checkout, stripeEvent as event } from '../../../tests/setup/billing'
 import { createConfirmedUser, formRequest, getRequest, queuedMails, readToast, run } from '../../../tests/setup/requests'
 import { completeProfile, createPeople, type People } from '../../../tests/setup/members'
 
@@ -22,40 +20,9 @@ useTestDatabase()
 
 const context = { cspNonce: 'test' }
 const fake = useFakeStripe()
-const stripe = new Stripe('sk_test_fake')
 const DAY = 86_400
-
-const checkout = (plan: string, cookie?: string) =>
-  run(() =>
-    checkoutRoute.action({
-      request: formRequest('/billing/checkout', { intent: 'checkout', plan }, { cookie }),
-      params: {},
-      context,
-    } as any),
-  )
-
-function webhook(payload: object) {
-  const body = JSON.stringify(payload)
-  const signature = stripe.webhooks.generateTestHeaderString({ payload: body, secret: FAKE_WEBHOOK_SECRET })
-  const request = new Request('http://localhost:3000/api/webhooks/stripe', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-    body,
-  })
-  return run(() => webhookRoute.action({ request, params: {}, context } as any))
-}
-
-let eventCount = 0
-function event(type: string, object: Record<string, unknown>) {
-  eventCount++
-  return { id: `evt_inv_${eventCount}_${Date.now()}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } }
-}
-
 const now = () => Math.floor(Date.now() / 1000)
 const mirrored = (id: string) => getDb().select().from(invoices).where(eq(invoices.id, id))
-const premiumOf = async (userId: string) =>
-  (await getDb().select({ isPremium: profiles.isPremium }).from(profiles).where(eq(profiles.userId, userId)))[0]!.isPremium
-
 const profilePage = (cookie: string) =>
   run(() => profileRoute.loader({ request: getRequest('/perfil', { cookie }), params: {}, context } as any))
 const memberPage = (userId: string, cookie?: string) =>
@@ -215,12 +182,12 @@ describe('the invoices mirror', () => {
 
   test('invoice events never take premium away, whatever Stripe lists', async () => {
     const member = await payingMember()
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     fake.subscriptions.find((s) => s.id === member.subscriptionId)!.status = 'canceled'
     for (const type of ['invoice.paid', 'invoice.voided', 'credit_note.created', 'charge.refunded']) {
       expect((await webhook(event(type, { customer: member.customerId }))).status).toBe(200)
     }
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
   })
 
   test('another member cannot open my invoice; an unknown or malformed id is a 404', async () => {
@@ -279,7 +246,7 @@ describe('refund within the guarantee (admin, /usuario/:id)', () => {
     expect(note.idempotencyKey).toBe(`refund:${member.invoiceId}`)
     const cancel = fake.requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${member.subscriptionId}`)
     expect(cancel).toHaveLength(1)
-    expect(await premiumOf(member.userId)).toBe(false)
+    expect(await isPremium(member.userId)).toBe(false)
     expect((await mirrored(member.invoiceId))[0]).toMatchObject({ refundedCents: 8900 })
     expect((await profilePage(member.cookie)).data.invoices[0].status).toBe('Reembolsada')
 
@@ -321,7 +288,7 @@ describe('refund within the guarantee (admin, /usuario/:id)', () => {
     expect(done.status).toBe(302)
     const [refund] = await getDb().select().from(refunds).where(eq(refunds.invoiceId, member.invoiceId))
     expect(refund).toMatchObject({ status: 'done', withinGuarantee: false, reason: 'Baja médica: lo pide por escrito', amountCents: 8900 })
-    expect(await premiumOf(member.userId)).toBe(false)
+    expect(await isPremium(member.userId)).toBe(false)
   })
 
   test('unknown members, a member who never paid, a stale invoice id: 4xx with the fixed message, never a 500', async () => {
@@ -347,7 +314,7 @@ describe('refund within the guarantee (admin, /usuario/:id)', () => {
     expect(failed.status).toBe(500)
     expect(failed.data.message.title).toBe(REFUND_MESSAGES.failed)
     expect(await getDb().select().from(refunds).where(eq(refunds.invoiceId, member.invoiceId))).toEqual([])
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     expect((await memberAction(member.userId, { intent: 'refund', invoiceId: member.invoiceId }, admin())).status).toBe(302)
   })
 

@@ -1,4 +1,3 @@
-import Stripe from 'stripe'
 import { and, eq, sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { profiles } from '~/features/account/schema'
@@ -15,21 +14,20 @@ import { readMemberFilter } from '~/features/admin/filters'
 import * as codesRoute from './codes.route'
 import * as memberBillingRoute from './member-billing.route'
 import * as membershipRoute from './membership.route'
-import * as webhookRoute from './stripe-webhook.route'
 import { listCodes } from './codes.server'
 import { membershipOf } from './lifecycle.server'
 import { CODE_MESSAGES, MEMBERSHIP_MESSAGES, PAUSE_MESSAGES } from './limits'
 import { PAYMENT_MAILS } from './payment-mail.server'
 import { promotionCodes, subscriptions } from './schema'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
-import { FAKE_WEBHOOK_SECRET, type FakeSubscription, useFakeStripe } from '../../../tests/setup/fake-stripe'
+import { type FakeSubscription, useFakeStripe } from '../../../tests/setup/fake-stripe'
+import { deliverWebhook, isPremium, stripeEvent } from '../../../tests/setup/billing'
 import { completeProfile, createPeople, type People, type Persona } from '../../../tests/setup/members'
 import { createConfirmedUser, formRequest, getRequest, queuedMails, run } from '../../../tests/setup/requests'
 
 useTestDatabase()
 
 const fake = useFakeStripe()
-const stripe = new Stripe('sk_test_fake')
 const context = { cspNonce: 'test' }
 const DAY = 86_400
 const now = () => Math.floor(Date.now() / 1000)
@@ -61,22 +59,13 @@ async function subscriber(subscription: Partial<FakeSubscription> = {}) {
   return { ...member, customer, sub }
 }
 
-let events = 0
-async function deliver(type: string, object: Record<string, unknown>, id = `evt_life_${++events}_${Date.now()}`) {
-  const body = JSON.stringify({ id, object: 'event', type, created: now(), data: { object } })
-  const signature = stripe.webhooks.generateTestHeaderString({ payload: body, secret: FAKE_WEBHOOK_SECRET })
-  const request = new Request('http://localhost:3000/api/webhooks/stripe', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-    body,
-  })
-  const outcome = await run(() => webhookRoute.action({ request, params: {}, context } as any))
+/** A signed delivery of a Stripe event, which the webhook acknowledges. */
+async function deliver(type: string, object: Record<string, unknown>, id?: string) {
+  const payload = stripeEvent(type, object, id)
+  const outcome = await deliverWebhook(payload)
   expect(outcome.status).toBe(200)
-  return { id, ...outcome }
+  return { ...outcome, id: payload.id }
 }
-
-const premiumOf = async (userId: string) =>
-  (await getDb().select({ isPremium: profiles.isPremium }).from(profiles).where(eq(profiles.userId, userId)))[0]!.isPremium
 
 const rowOf = async (id: string) => (await getDb().select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!
 
@@ -109,13 +98,13 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
   test('first failure: premium kept, the banner, one e-mail per invoice however many retries and duplicates', async () => {
     const member = await subscriber()
     await deliver('customer.subscription.created', { id: member.sub.id, customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     const activeEvent = { id: member.sub.id, customer: member.customer, status: 'active' }
 
     // The renewal fails: Stripe keeps the subscription past_due and retries (Smart Retries).
     Object.assign(member.sub, { status: 'past_due', latest_invoice: 'in_fail_1', current_period_end: now() - DAY })
     const failed = await deliver('invoice.payment_failed', { id: 'in_fail_1', customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     const row = await rowOf(member.sub.id)
     expect(row.failingInvoiceId).toBe('in_fail_1')
     expect(row.paymentFailedAt).toBeInstanceOf(Date)
@@ -162,7 +151,7 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
     const gaveUp = await deliver('customer.subscription.updated', { id: member.sub.id, customer: member.customer })
     await deliver('customer.subscription.updated', { id: member.sub.id, customer: member.customer }, gaveUp.id)
     await deliver('invoice.payment_failed', { id: 'in_fail_1', customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(false)
+    expect(await isPremium(member.userId)).toBe(false)
     expect(await mailsTo(member.email, 'lost')).toBe(1)
     expect(await mailsTo(member.email, 'failed')).toBe(1)
     expect((await membershipOf(member.userId)).paymentFailed).toEqual({ text: expect.stringContaining('se ha detenido'), retrying: false })
@@ -172,9 +161,9 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
     // so (invoice.paid itself is acknowledged untouched: it never decides access); premium is back at once.
     Object.assign(member.sub, { status: 'active', current_period_end: now() + 30 * DAY })
     await deliver('invoice.paid', { id: 'in_fail_1', customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(false)
+    expect(await isPremium(member.userId)).toBe(false)
     await deliver('customer.subscription.updated', { id: member.sub.id, customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     expect((await rowOf(member.sub.id)).paymentFailedAt).toBeNull()
     expect((await membershipOf(member.userId)).paymentFailed).toBeNull()
     const notFailing = await listMembers(readMemberFilter(new URLSearchParams('cobro=pago-fallido')))
@@ -191,10 +180,10 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
     await deliver('customer.subscription.created', { id: member.sub.id, customer: member.customer })
     Object.assign(member.sub, { status: 'past_due', latest_invoice: 'in_grace', current_period_end: now() - 2 * DAY })
     await deliver('invoice.payment_failed', { id: 'in_grace', customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     Object.assign(member.sub, { current_period_end: now() - 8 * DAY })
     await deliver('invoice.payment_failed', { id: 'in_grace', customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(false)
+    expect(await isPremium(member.userId)).toBe(false)
     expect(await mailsTo(member.email, 'lost')).toBe(1)
   })
 
@@ -203,7 +192,7 @@ describe('a failed payment: retried, lost, paid again (the SDK against the fake)
     await deliver('customer.subscription.updated', { id: member.sub.id, customer: member.customer })
     // The failure's event arrives after the payment: Stripe says active, so nothing fails, nobody is e-mailed.
     await deliver('invoice.payment_failed', { id: 'in_late', customer: member.customer })
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     expect((await rowOf(member.sub.id)).paymentFailedAt).toBeNull()
     expect(await paymentMailJobs(member.userId)).toEqual([])
   })
@@ -260,7 +249,7 @@ describe("cancelling at the period's end: 'Mantener mi membresía' and why", () 
     expect((await rowOf(member.sub.id)).cancelAtPeriodEnd).toBe(false)
     expect((await rowOf(member.sub.id)).cancelReason).toBeNull()
     expect((await membershipOf(member.userId)).ending).toBeNull()
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
 
     const twice = await membership({ intent: 'keep-membership', subscriptionId: member.sub.id }, member.cookie)
     expect(twice.status).toBe(409)
@@ -369,7 +358,7 @@ describe("the console pauses a member's payments", () => {
     expect(resumesAt).toBeGreaterThan(now() + 38 * DAY)
     const row = await rowOf(member.sub.id)
     expect(row.pausedUntil?.getTime()).toBe(resumesAt * 1000)
-    expect(await premiumOf(member.userId)).toBe(true)
+    expect(await isPremium(member.userId)).toBe(true)
     const told = (await load(profileRoute, '/perfil', member.cookie)).data.membership.paused.text
     expect(told).toMatch(/^Tu cobro está en pausa hasta el \d+ de \w+ de \d{4}$/)
     expect(await auditOf('billing_paused', member.userId)).toEqual([

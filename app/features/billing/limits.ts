@@ -89,3 +89,11 @@ export const CODE_MESSAGES = {
 
 export const DURATIONS = { once: 'Solo el primer pago', repeating: 'Durante unos meses', forever: 'Siempre' } as const
 export const CODE_KINDS = { percent: 'Porcentaje', amount: 'Importe fijo' } as const
+
+/** A code typed by a buyer at the (test) checkout: Stripe Checkout's refusals, in Spanish. */
+export const REDEEM_MESSAGES = {
+  invalid: 'Este código promocional no es válido',
+  expired: 'Este código promocional ha caducado',
+  exhausted: 'Este código promocional ya se ha agotado',
+  notFirstTime: 'Este código promocional es solo para quien se hace miembro por primera vez',
+} as const

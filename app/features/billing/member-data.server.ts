@@ -36,7 +36,9 @@ export const billingData: MemberDataPart = {
       started_at, canceled_at, ended_at, updated_at, payment_failed_at, paused_until, cancel_reason, cancel_reason_text, cancel_reason_at
       from subscriptions where user_id = ${id} order by started_at`,
     // Their own invoices as Stripe (or the test checkout) described them: their billing name, tax id and address.
-    facturas: (id) => sql`select id, number, status, currency, total_cents, tax_cents, refunded_cents, reverse_charge,
+    facturas: (
+      id,
+    ) => sql`select id, number, status, currency, total_cents, tax_cents, refunded_cents, reverse_charge, discount_cents, promotion_code,
       billing_name, billing_tax_id, billing_address, description, pdf_url, issued_at, paid_at from invoices where user_id = ${id} order by issued_at`,
     // What was refunded to them and why; not who decided (the audit log's actor).
     reembolsos: (id) => sql`select invoice_id, amount_cents, currency, within_guarantee, reason, status, created_at

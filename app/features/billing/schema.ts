@@ -130,6 +130,10 @@ export const invoices = pgTable(
     refundedCents: integer('refunded_cents').notNull().default(0),
     /** EU company with a valid VAT number under Stripe Tax: no IVA, 'Inversión del sujeto pasivo'. */
     reverseCharge: boolean('reverse_charge').notNull().default(false),
+    /** What a promotion code took off, IVA included (Stripe's total_discount_amounts): the total is after it. */
+    discountCents: integer('discount_cents').notNull().default(0),
+    /** The code as the member typed it, when the invoice names it (the local test checkout's do). */
+    promotionCode: text('promotion_code'),
     /** The buyer as the invoice names them: the member's own billing name, tax id and address. */
     billingName: text('billing_name'),
     billingTaxId: text('billing_tax_id'),

@@ -1,77 +1,25 @@
-import Stripe from 'stripe'
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { auditLog } from '~/platform/audit/schema'
 import { profiles } from '~/features/account/schema'
 import { stripeEvents, subscriptions } from './schema'
-import * as checkoutRoute from './checkout.route'
 import * as portalRoute from './portal.route'
 import * as webhookRoute from './stripe-webhook.route'
 import { grantsPremium, PAST_DUE_GRACE_DAYS } from './stripe.server'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { FAKE_WEBHOOK_SECRET, useFakeStripe } from '../../../tests/setup/fake-stripe'
+import { useFakeStripe } from '../../../tests/setup/fake-stripe'
+import { deliverWebhook as webhook, premiumOf, startCheckout as checkout, stripeEvent as event } from '../../../tests/setup/billing'
 import { createConfirmedUser, formRequest, readToast, run } from '../../../tests/setup/requests'
 import { completeProfile } from '../../../tests/setup/members'
 
 useTestDatabase()
 
-const WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET
 const context = { cspNonce: 'test' }
 const fake = useFakeStripe()
-const stripe = new Stripe('sk_test_fake')
 
-const checkout = (plan: string, cookie?: string) =>
-  run(() =>
-    checkoutRoute.action({
-      request: formRequest('/billing/checkout', { intent: 'checkout', plan }, { cookie }),
-      params: {},
-      context,
-    } as any),
-  )
 const portal = (cookie?: string) =>
   run(() => portalRoute.action({ request: formRequest('/billing/portal', { intent: 'portal' }, { cookie }), params: {}, context } as any))
-
-/** A signed delivery; `tamper` changes the body after it was signed. */
-function webhook(
-  payload: object,
-  {
-    secret = WEBHOOK_SECRET,
-    timestamp,
-    tamper = (body) => body,
-  }: { secret?: string; timestamp?: number; tamper?: (body: string) => string } = {},
-) {
-  const body = JSON.stringify(payload)
-  const signature = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp })
-  const request = new Request('http://localhost:3000/api/webhooks/stripe', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-    body: tamper(body),
-  })
-  return run(() => webhookRoute.action({ request, params: {}, context } as any))
-}
-
-let eventCount = 0
-function event(type: string, object: Record<string, unknown>) {
-  eventCount++
-  return { id: `evt_test_${eventCount}_${Date.now()}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } }
-}
-
-const premiumOf = async (userId: string) =>
-  (
-    await getDb()
-      .select({ isPremium: profiles.isPremium, customer: profiles.stripeCustomerId })
-      .from(profiles)
-      .where(eq(profiles.userId, userId))
-  )[0]!
-
-const sourceOf = async (userId: string) =>
-  (
-    await getDb()
-      .select({ isPremium: profiles.isPremium, premiumSource: profiles.premiumSource })
-      .from(profiles)
-      .where(eq(profiles.userId, userId))
-  )[0]!
 
 const inAMonth = () => Math.floor(Date.now() / 1000) + 30 * 86_400
 
@@ -162,11 +110,11 @@ describe('webhooks', () => {
       event('checkout.session.completed', { object: 'checkout.session', customer: customerId, client_reference_id: userId }),
     )
     expect(done.status).toBe(200)
-    expect(await sourceOf(userId)).toEqual({ isPremium: true, premiumSource: 'subscription' })
+    expect(await premiumOf(userId)).toMatchObject({ isPremium: true, premiumSource: 'subscription' })
 
     fake.subscriptions.find((s) => s.customer === customerId)!.status = 'canceled'
     await webhook(event('customer.subscription.deleted', { object: 'subscription', customer: customerId }))
-    expect(await sourceOf(userId)).toEqual({ isPremium: false, premiumSource: null })
+    expect(await premiumOf(userId)).toMatchObject({ isPremium: false, premiumSource: null })
     const entries = await getDb().select().from(auditLog).where(eq(auditLog.targetUserId, userId))
     expect(entries.map((e) => e.action)).toEqual(['premium_granted', 'premium_removed'])
   })
@@ -294,7 +242,7 @@ describe('webhooks', () => {
     expect((await webhook(event('checkout.session.completed', { customer: customerId, client_reference_id: account.userId }))).status).toBe(
       200,
     )
-    expect(await premiumOf(account.userId)).toEqual({ isPremium: true, customer: customerId })
+    expect(await premiumOf(account.userId)).toMatchObject({ isPremium: true, customer: customerId })
   })
 
   test('a subscription event before the checkout link is applied when checkout completes', async () => {
@@ -306,7 +254,7 @@ describe('webhooks', () => {
     await webhook(event('customer.subscription.created', { customer: customerId }))
     expect((await premiumOf(account.userId)).isPremium).toBe(false)
     await webhook(event('checkout.session.completed', { customer: customerId, client_reference_id: account.userId }))
-    expect(await premiumOf(account.userId)).toEqual({ isPremium: true, customer: customerId })
+    expect(await premiumOf(account.userId)).toMatchObject({ isPremium: true, customer: customerId })
   })
 
   test('a client_reference_id cannot move another member’s customer', async () => {
@@ -332,12 +280,12 @@ describe('webhooks', () => {
   test('premium an admin granted stays when a subscription.deleted webhook arrives', async () => {
     const { userId, customerId } = await customerWithCheckout()
     await getDb().update(profiles).set({ isPremium: true, premiumSource: 'admin' }).where(eq(profiles.userId, userId))
-    expect(await premiumOf(userId)).toEqual({ isPremium: true, customer: customerId })
+    expect(await premiumOf(userId)).toMatchObject({ isPremium: true, customer: customerId })
     fake.subscriptions.push({ id: `sub_admin_${userId}`, customer: customerId, status: 'canceled', current_period_end: inAMonth() })
     const outcome = await webhook(event('customer.subscription.deleted', { object: 'subscription', customer: customerId }))
     expect(outcome.status).toBe(200)
     expect(outcome.data).toEqual({ received: true })
-    expect(await sourceOf(userId)).toEqual({ isPremium: true, premiumSource: 'admin' })
+    expect(await premiumOf(userId)).toMatchObject({ isPremium: true, premiumSource: 'admin' })
     const entries = await getDb().select().from(auditLog).where(eq(auditLog.targetUserId, userId))
     expect(entries.map((e) => e.action)).not.toContain('premium_removed')
   })
@@ -346,7 +294,7 @@ describe('webhooks', () => {
     const { userId, customerId } = await customerWithCheckout()
     fake.subscriptions.push({ id: `sub_both_${userId}`, customer: customerId, status: 'active', current_period_end: inAMonth() })
     await webhook(event('customer.subscription.created', { customer: customerId }))
-    expect(await sourceOf(userId)).toEqual({ isPremium: true, premiumSource: 'subscription' })
+    expect(await premiumOf(userId)).toMatchObject({ isPremium: true, premiumSource: 'subscription' })
     // An admin grants premium by hand (as setPremiumByAdmin does); the subscription still renews for a while.
     await getDb().update(profiles).set({ isPremium: true, premiumSource: 'admin' }).where(eq(profiles.userId, userId))
     await webhook(event('customer.subscription.updated', { customer: customerId }))

@@ -3,25 +3,22 @@ import { Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { optionalText } from '~/platform/http/text-fields'
 import { Field, FormError } from '~/ui/field'
-import { includedVatCents, TAX_WORDING } from './tax'
+import { TAX_WORDING } from './tax'
 import { TaxIdField } from './invoice-fields'
-import { pricing } from '~/features/site/content'
+import { CODE_LIMITS } from './limits'
 import { requireUser } from '~/features/account/guards.server'
 import { handleIntent, refuse } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { Button } from '~/ui/button'
 import { CardContent } from '~/ui/card'
 import { TestModeCard } from './components/test-mode-card'
-import { applySubscriptionState, getOpenTestCheckout, setTestCheckoutStatus } from './billing.server'
+import { getOpenTestCheckout, setTestCheckoutStatus } from './billing.server'
+import { TypedCode } from './codes.server'
 import { isLocalTestCheckout } from './stripe.server'
+import { PLAN_LABELS, payTestCheckout } from './test-checkout.server'
 import type { Route } from './+types/test-checkout.route'
 
 export const meta: Route.MetaFunction = () => [{ title: `Modo de prueba · ${site.name}` }, { name: 'robots', content: 'noindex' }]
-
-const PLAN_LABELS = Object.fromEntries(
-  Object.values(pricing.plans).map((plan) => [plan.id, `${plan.label} · ${plan.price} ${plan.period}`]),
-) as Record<keyof typeof pricing.plans, string>
-const PERIOD_SECONDS = { monthly: 31 * 86_400, annual: 366 * 86_400 } as const
 
 async function loadOwnSession(request: Request) {
   // Only without Stripe on a laptop, and only for this machine; anywhere else it is a 404.
@@ -40,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /**
  * What Stripe Checkout asks a buyer for an invoice (decisions/0033), asked here too so the local
  * invoice names both parties: the name (a company's or a person's), a tax id when buying as a
- * company, the billing address.
+ * company, the billing address; and, as Checkout accepts one, a promotion code (decisions/0034).
  */
 const TestCheckoutIntent = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('cancel') }),
@@ -49,6 +46,7 @@ const TestCheckoutIntent = z.discriminatedUnion('intent', [
     billingName: optionalText(200),
     taxId: TaxIdField,
     billingAddress: optionalText(300, { multiline: true }),
+    promotionCode: TypedCode,
   }),
 ])
 
@@ -64,49 +62,8 @@ export async function action({ request }: Route.ActionArgs) {
     },
     pay: {
       invalid: 'Revisa los datos de facturación',
-      async run({ billingName, taxId, billingAddress }) {
-        await setTestCheckoutStatus(session.id, 'paid')
-        const now = Math.floor(Date.now() / 1000)
-        const totalCents = pricing.plans[session.plan].amount * 100
-        // The same activation code a Stripe webhook runs, with a simulated active subscription.
-        await applySubscriptionState({
-          customerId: `test_cus_${user.id}`,
-          userId: user.id,
-          subscriptions: [
-            {
-              status: 'active',
-              currentPeriodEnd: now + PERIOD_SECONDS[session.plan],
-              id: `test_sub_${session.id}`,
-              plan: session.plan,
-              // The prices the page shows: an annual one counts as a twelfth a month.
-              monthlyCents: Math.round((pricing.plans[session.plan].amount * 100) / (session.plan === 'annual' ? 12 : 1)),
-              currency: 'eur',
-              startedAt: now,
-            },
-          ],
-          // Its paid invoice, as Stripe's invoice.paid would bring it: IVA included in the price.
-          invoices: [
-            {
-              id: `test_in_${session.id}`,
-              subscriptionId: `test_sub_${session.id}`,
-              number: `PRUEBA-${session.id.slice(-12).toUpperCase()}`,
-              status: 'paid',
-              currency: 'eur',
-              totalCents,
-              taxCents: includedVatCents(totalCents),
-              refundedCents: 0,
-              reverseCharge: false,
-              billingName: billingName ?? (user.name || null),
-              billingTaxId: taxId,
-              billingAddress,
-              description: `${pricing.cardTitle} · ${PLAN_LABELS[session.plan]}`,
-              hostedUrl: null,
-              pdfUrl: null,
-              issuedAt: now,
-              paidAt: now,
-            },
-          ],
-        })
+      async run({ billingName, taxId, billingAddress, promotionCode }) {
+        await payTestCheckout({ user, session, billingName, taxId, billingAddress, promotionCode })
         return redirect('/success')
       },
     },
@@ -116,7 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function TestCheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
-  const [form, fields] = useForm<{ billingName?: string; taxId?: string; billingAddress?: string }>({
+  const [form, fields] = useForm<{ billingName?: string; taxId?: string; billingAddress?: string; promotionCode?: string }>({
     id: 'test-checkout',
     lastResult: actionData && !actionData.ok ? actionData.submission : undefined,
   })
@@ -137,6 +94,14 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
             <Field label="NIF (si compras como empresa)" field={fields.taxId} maxLength={32} />
             <Field label="Dirección de facturación" field={fields.billingAddress} autoComplete="street-address" maxLength={300} />
           </fieldset>
+          <Field
+            label="Código promocional (opcional)"
+            field={fields.promotionCode}
+            maxLength={CODE_LIMITS.codeMax}
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellCheck={false}
+          />
           <FormError errors={form.errors} id={form.errorId} />
           <Button type="submit" name="intent" value="pay" disabled={busy}>
             {busy ? 'Procesando...' : 'Pagar (simulado)'}

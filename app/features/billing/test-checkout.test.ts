@@ -1,34 +1,21 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
-import { profiles } from '~/features/account/schema'
 import { subscriptions } from './schema'
 import * as webhookRoute from './stripe-webhook.route'
-import * as checkoutRoute from './checkout.route'
 import * as portalRoute from './portal.route'
-import * as testCheckoutRoute from './test-checkout.route'
 import * as testPortalRoute from './test-portal.route'
 import { getEnv, parseEnv, setEnv } from '~/platform/env.server'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { createConfirmedUser, formRequest, getRequest, run } from '../../../tests/setup/requests'
-
-// The test checkout answers requests from this machine only.
-const LOCAL = '127.0.0.1'
+import { isPremium, LOCAL, postTestCheckout, startCheckout, testCheckoutPage } from '../../../tests/setup/billing'
+import { createConfirmedUser, formRequest, run } from '../../../tests/setup/requests'
 
 useTestDatabase()
 
 const context = { cspNonce: 'test' }
-const premiumOf = async (userId: string) =>
-  (await getDb().select({ isPremium: profiles.isPremium }).from(profiles).where(eq(profiles.userId, userId)))[0]!.isPremium
 
 async function startTestCheckout(cookie: string, plan = 'monthly') {
-  const outcome = await run(() =>
-    checkoutRoute.action({
-      request: formRequest('/billing/checkout', { intent: 'checkout', plan }, { cookie, ip: LOCAL }),
-      params: {},
-      context,
-    } as any),
-  )
+  const outcome = await startCheckout(plan, cookie, LOCAL)
   expect(outcome.status).toBe(303)
   expect(outcome.location).toMatch(/^\/billing\/test-checkout\?session=test_cs_/)
   return outcome.location!
@@ -42,14 +29,12 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
   test('paying runs the activation code: premium, a test customer, then /success', async () => {
     const { cookie, userId } = await createConfirmedUser()
     const path = await startTestCheckout(cookie, 'annual')
-    const page = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie, ip: LOCAL }), params: {}, context } as any))
+    const page = await testCheckoutPage(path, cookie)
     expect(page.data).toEqual({ plan: 'annual' })
 
-    const paid = await run(() =>
-      testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie, ip: LOCAL }), params: {}, context } as any),
-    )
+    const paid = await postTestCheckout(path, { intent: 'pay' }, cookie)
     expect(paid.location).toBe('/success')
-    expect(await premiumOf(userId)).toBe(true)
+    expect(await isPremium(userId)).toBe(true)
     // Kept for the console like a Stripe subscription: 900 € a year is 75 € a month.
     const kept = () =>
       getDb()
@@ -64,19 +49,11 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     expect(await kept()).toEqual([{ plan: 'annual', status: 'active', monthlyCents: 7500, endedAt: null }])
 
     // The session is spent: it cannot be paid twice.
-    const again = await run(() =>
-      testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie, ip: LOCAL }), params: {}, context } as any),
-    )
+    const again = await postTestCheckout(path, { intent: 'pay' }, cookie)
     expect(again.status).toBe(404)
 
     // Premium members are not sent to checkout again.
-    const repeat = await run(() =>
-      checkoutRoute.action({
-        request: formRequest('/billing/checkout', { intent: 'checkout', plan: 'monthly' }, { cookie, ip: LOCAL }),
-        params: {},
-        context,
-      } as any),
-    )
+    const repeat = await startCheckout('monthly', cookie, LOCAL)
     expect(repeat.location).toBe('/perfil')
 
     // 'Gestionar suscripción' opens the test portal, whose cancel removes premium.
@@ -96,63 +73,45 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
       } as any),
     )
     expect(cancelled.location).toBe('/perfil')
-    expect(await premiumOf(userId)).toBe(false)
+    expect(await isPremium(userId)).toBe(false)
     expect(await kept()).toEqual([{ plan: 'annual', status: 'canceled', monthlyCents: 7500, endedAt: expect.any(Date) }])
   })
 
   test('cancelling ends on /canceled with nothing granted', async () => {
     const { cookie, userId } = await createConfirmedUser()
     const path = await startTestCheckout(cookie)
-    const outcome = await run(() =>
-      testCheckoutRoute.action({ request: formRequest(path, { intent: 'cancel' }, { cookie, ip: LOCAL }), params: {}, context } as any),
-    )
+    const outcome = await postTestCheckout(path, { intent: 'cancel' }, cookie)
     expect(outcome.location).toBe('/canceled')
-    expect(await premiumOf(userId)).toBe(false)
+    expect(await isPremium(userId)).toBe(false)
   })
 
   test('another member cannot open or pay my session', async () => {
     const owner = await createConfirmedUser()
     const path = await startTestCheckout(owner.cookie)
     const intruder = await createConfirmedUser()
-    const view = await run(() =>
-      testCheckoutRoute.loader({ request: getRequest(path, { cookie: intruder.cookie, ip: LOCAL }), params: {}, context } as any),
-    )
+    const view = await testCheckoutPage(path, intruder.cookie)
     expect(view.status).toBe(404)
-    const pay = await run(() =>
-      testCheckoutRoute.action({
-        request: formRequest(path, { intent: 'pay' }, { cookie: intruder.cookie, ip: LOCAL }),
-        params: {},
-        context,
-      } as any),
-    )
+    const pay = await postTestCheckout(path, { intent: 'pay' }, intruder.cookie)
     expect(pay.status).toBe(404)
-    expect(await premiumOf(intruder.userId)).toBe(false)
-    expect(await premiumOf(owner.userId)).toBe(false)
+    expect(await isPremium(intruder.userId)).toBe(false)
+    expect(await isPremium(owner.userId)).toBe(false)
   })
 
   test('from any other address than this machine (a public host whose APP_URL was forgotten) it does not exist', async () => {
     const { cookie, userId } = await createConfirmedUser()
     for (const ip of ['203.0.113.7', '10.0.0.5', '::ffff:192.0.2.1']) {
-      const checkout = await run(() =>
-        checkoutRoute.action({
-          request: formRequest('/billing/checkout', { intent: 'checkout', plan: 'monthly' }, { cookie, ip }),
-          params: {},
-          context,
-        } as any),
-      )
+      const checkout = await startCheckout('monthly', cookie, ip)
       expect(checkout.location).toBe('/pricing')
     }
     const path = await startTestCheckout(cookie)
     for (const ip of ['203.0.113.7', '::ffff:192.0.2.1', 'unknown']) {
-      const view = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie, ip }), params: {}, context } as any))
+      const view = await testCheckoutPage(path, cookie, ip)
       expect(view.status).toBe(404)
-      const pay = await run(() =>
-        testCheckoutRoute.action({ request: formRequest(path, { intent: 'pay' }, { cookie, ip }), params: {}, context } as any),
-      )
+      const pay = await postTestCheckout(path, { intent: 'pay' }, cookie, ip)
       expect(pay.status).toBe(404)
     }
-    expect(await premiumOf(userId)).toBe(false)
-    const ipv6 = await run(() => testCheckoutRoute.loader({ request: getRequest(path, { cookie, ip: '::1' }), params: {}, context } as any))
+    expect(await isPremium(userId)).toBe(false)
+    const ipv6 = await testCheckoutPage(path, cookie, '::1')
     expect(ipv6.status).toBe(200)
   })
 
@@ -166,21 +125,9 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     setEnv(parseEnv({ NODE_ENV: 'test', DATA_DIR: previous.DATA_DIR, AUTH_SECRET: previous.AUTH_SECRET, PAYMENTS_PROVIDER: 'manual' }))
     try {
       const { cookie } = await createConfirmedUser()
-      const outcome = await run(() =>
-        checkoutRoute.action({
-          request: formRequest('/billing/checkout', { intent: 'checkout', plan: 'monthly' }, { cookie, ip: LOCAL }),
-          params: {},
-          context,
-        } as any),
-      )
+      const outcome = await startCheckout('monthly', cookie, LOCAL)
       expect(outcome.location).toBe('/pricing')
-      const page = await run(() =>
-        testCheckoutRoute.loader({
-          request: getRequest('/billing/test-checkout?session=x', { cookie, ip: LOCAL }),
-          params: {},
-          context,
-        } as any),
-      )
+      const page = await testCheckoutPage('/billing/test-checkout?session=x', cookie)
       expect(page.status).toBe(404)
     } finally {
       setEnv(previous)

@@ -1,44 +1,24 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
-import { profiles } from '~/features/account/schema'
 import * as profileRoute from '~/features/account/profile.route'
 import * as memberRoute from '~/features/members/member.route'
 import { invoices, subscriptions } from './schema'
-import * as checkoutRoute from './checkout.route'
 import * as invoiceRoute from './invoice.route'
-import * as testCheckoutRoute from './test-checkout.route'
 import { useTestDatabase } from '../../../tests/setup/database'
+import { buyInTestCheckout, isPremium } from '../../../tests/setup/billing'
 import { completeProfile, createPeople, type People } from '../../../tests/setup/members'
 import { createConfirmedUser, formRequest, getRequest, queuedMails, run } from '../../../tests/setup/requests'
 
 // Without configuration: the local test checkout writes its invoice through the webhook's code.
 useTestDatabase()
 
-const LOCAL = '127.0.0.1'
 const context = { cspNonce: 'test' }
 let people: People
 beforeAll(async () => {
   people = await createPeople()
 })
 
-async function buy(cookie: string, billing: Record<string, string> = {}) {
-  const started = await run(() =>
-    checkoutRoute.action({
-      request: formRequest('/billing/checkout', { intent: 'checkout', plan: 'monthly' }, { cookie, ip: LOCAL }),
-      params: {},
-      context,
-    } as any),
-  )
-  const path = started.location!
-  return run(() =>
-    testCheckoutRoute.action({
-      request: formRequest(path, { intent: 'pay', ...billing }, { cookie, ip: LOCAL }),
-      params: {},
-      context,
-    } as any),
-  )
-}
 const invoicesOf = (userId: string) => getDb().select().from(invoices).where(eq(invoices.userId, userId))
 const printed = (invoiceId: string, cookie?: string) =>
   run(() =>
@@ -48,7 +28,7 @@ const printed = (invoiceId: string, cookie?: string) =>
 describe('invoices without configuration (local test checkout)', () => {
   test('a company buys with its NIF: a paid invoice with both parties, 89 € = 73,55 € + IVA 21 % 15,45 €', async () => {
     const member = await createConfirmedUser({ firstName: 'Marta', lastName: 'Ríos' })
-    const paid = await buy(member.cookie, {
+    const paid = await buyInTestCheckout(member.cookie, {
       billingName: 'Biotec Norte, S.L.',
       taxId: 'B95123456',
       billingAddress: 'Gran Vía 10, 48001 Bilbao',
@@ -91,7 +71,7 @@ describe('invoices without configuration (local test checkout)', () => {
 
   test('a person buys without a NIF: the invoice names them', async () => {
     const member = await createConfirmedUser({ firstName: 'Luis', lastName: 'Vega' })
-    await buy(member.cookie)
+    await buyInTestCheckout(member.cookie)
     expect((await invoicesOf(member.userId))[0]).toMatchObject({ billingName: 'Luis Vega', billingTaxId: null })
   })
 
@@ -104,19 +84,18 @@ describe('invoices without configuration (local test checkout)', () => {
       { billingAddress: 'x'.repeat(301) },
     ]
     for (const billing of hostile) {
-      const refused = await buy(member.cookie, billing)
+      const refused = await buyInTestCheckout(member.cookie, billing)
       expect(refused.status).toBe(400)
       expect(refused.data.message.title).toBe('Revisa los datos de facturación')
     }
     expect(await invoicesOf(member.userId)).toEqual([])
-    const [profile] = await getDb().select({ isPremium: profiles.isPremium }).from(profiles).where(eq(profiles.userId, member.userId))
-    expect(profile?.isPremium).toBe(false)
+    expect(await isPremium(member.userId)).toBe(false)
   })
 
   test('the admin refunds within the guarantee: invoice refunded, subscription canceled, premium gone, e-mailed', async () => {
     const member = await createConfirmedUser()
     await completeProfile(member.userId)
-    await buy(member.cookie)
+    await buyInTestCheckout(member.cookie)
     const [invoice] = await invoicesOf(member.userId)
     const page = await run(() =>
       memberRoute.loader({
@@ -139,8 +118,7 @@ describe('invoices without configuration (local test checkout)', () => {
     expect(
       await getDb().select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.userId, member.userId)),
     ).toEqual([{ status: 'canceled' }])
-    const [profile] = await getDb().select({ isPremium: profiles.isPremium }).from(profiles).where(eq(profiles.userId, member.userId))
-    expect(profile?.isPremium).toBe(false)
+    expect(await isPremium(member.userId)).toBe(false)
     expect(await queuedMails(member.email, 'Te hemos devuelto tu pago de 89,00\u00a0€')).toHaveLength(1)
   })
 })
