@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import type { Plugin } from 'vite'
@@ -18,7 +18,9 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir)
     },
-    closeBundle() {
+    // A failed build still closes its bundle: nothing to compress then, and its own error is the one to show.
+    closeBundle(error?: Error) {
+      if (error || !existsSync(outDir)) return
       const walk = (folder: string): string[] =>
         readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
           entry.isDirectory() ? walk(path.join(folder, entry.name)) : [path.join(folder, entry.name)],

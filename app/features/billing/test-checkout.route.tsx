@@ -31,7 +31,7 @@ async function loadOwnSession(request: Request) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { session } = await loadOwnSession(request)
-  return { plan: session.plan }
+  return { planLabel: PLAN_LABELS[session.plan] }
 }
 
 /**
@@ -84,7 +84,7 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
     >
       <CardContent className="grid gap-4">
         <div className="rounded-lg border bg-muted p-4">
-          <p className="font-medium">{PLAN_LABELS[loaderData.plan]}</p>
+          <p className="font-medium">{loaderData.planLabel}</p>
           <p className="text-sm text-muted-foreground">{TAX_WORDING.priceNote}</p>
         </div>
         <Form method="post" className="grid gap-4" {...getFormProps(form)}>
