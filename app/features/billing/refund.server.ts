@@ -72,8 +72,9 @@ export async function refundOffer(userId: string, now = new Date()) {
     paidAt: invoice.paidAt ?? invoice.issuedAt,
     firstPaidAt,
     withinGuarantee,
-    // A claim still pending is a refund a failure interrupted: offered again, to be finished.
-    refunded: invoice.refundStatus === 'done' || invoice.refundedCents >= invoice.totalCents,
+    // A claim still pending is a refund a failure interrupted after Stripe (whose webhook may have
+    // mirrored the invoice as refunded meanwhile): offered again, to be finished and audited.
+    refunded: invoice.refundStatus === 'done' || (invoice.refundStatus === null && invoice.refundedCents >= invoice.totalCents),
   }
 }
 
