@@ -96,7 +96,7 @@ describe('sending a message while the database is away', () => {
     expect(await messagesIn(first.data.conversationId)).toHaveLength(1)
     expect((await post(fields, ana.cookie)).status).toBe(200)
     expect(await messagesIn(first.data.conversationId)).toHaveLength(2)
-    expect(await unreadOf(bea.userId!)).toBe(1)
+    expect(await unreadOf(bea.userId!)).toBe(2)
   })
 
   test('with mail failing the message is sent all the same; its e-mail waits in the queue', async () => {
