@@ -162,7 +162,7 @@ describe('answering a request and blocking while the database is away', () => {
       { intent: 'send', recipientId: crypto.randomUUID(), body: 'Lo que escribí', key: newKey() },
       { intent: 'accept', conversationId: crypto.randomUUID() },
       { intent: 'block', memberId: crypto.randomUUID() },
-    ]) {
+    ] as Array<Record<string, string>>) {
       disarm = failStatements(/"session"/)
       const outcome = await post(fields, ana.cookie)
       expectUnavailable(outcome, UNAVAILABLE.title)
