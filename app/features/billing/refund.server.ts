@@ -106,7 +106,6 @@ export async function refundPayment({
   if (offer.invoice.id !== invoiceId) refuse(409, REFUND_MESSAGES.changed)
   if (offer.refunded) refuse(409, REFUND_MESSAGES.already)
   if (!offer.withinGuarantee && !reason) refuse(400, REFUND_MESSAGES.reasonRequired)
-  const { invoice } = offer
   const [member] = await getDb()
     .select({ email: user.email, firstName: profiles.firstName, customerId: invoices.customerId })
     .from(invoices)
