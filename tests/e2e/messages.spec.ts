@@ -1,9 +1,20 @@
 import { DESKTOP, expectNoAxeViolations, expectNoHorizontalOverflow, MOBILE, screenshot } from './support/checks'
 import { expect, test } from './support/fixtures'
 import { liveStreamOpen } from './support/ui'
+import type { Page } from '@playwright/test'
 
 // Issue 41: two members write to each other — a request, 'Aceptar', a reply that arrives live,
 // and 'Bloquear' — by keyboard where a member would type, with axe and both widths looked at.
+
+/** Axe at 1280 px, no overflow at 390 px, and a screenshot at each width to look at. */
+async function atBothWidths(page: Page, label: string, name: string) {
+  await expectNoAxeViolations(page, `${label} at 1280 px`)
+  await screenshot(page, `${name}-1280`, { fullPage: false })
+  await page.setViewportSize(MOBILE)
+  await expectNoHorizontalOverflow(page, label, MOBILE)
+  await screenshot(page, `${name}-390`, { fullPage: false })
+  await page.setViewportSize(DESKTOP)
+}
 
 test('a request, its acceptance, a live reply and a block between two members', async ({ signedInAs }) => {
   test.setTimeout(120_000)
@@ -13,6 +24,7 @@ test('a request, its acceptance, a live reply and a block between two members', 
   await ana.page.goto(`/usuario/${ben.id}`)
   await ana.page.getByRole('link', { name: 'Enviar mensaje' }).click()
   await expect(ana.page.getByRole('heading', { name: `Mensaje para ${ben.name}` })).toBeVisible()
+  await atBothWidths(ana.page, '/mensajes/con/:id', 'new-conversation')
   const box = ana.page.getByPlaceholder('Escribe un mensaje…')
   await box.fill('Hola Ben, vi tu charla sobre acceso al mercado.')
   await box.press('Shift+Enter')
@@ -30,12 +42,7 @@ test('a request, its acceptance, a live reply and a block between two members', 
   await expect(ben.page.getByRole('link', { name: 'Mensajes: 1 sin leer' })).toBeVisible()
   await ben.page.getByRole('link', { name: 'Mensajes: 1 sin leer' }).click()
   await expect(ben.page.getByRole('heading', { name: 'Solicitudes de mensaje' })).toBeVisible()
-  await expectNoAxeViolations(ben.page, '/mensajes at 1280 px')
-  await screenshot(ben.page, 'messages-list-1280', { fullPage: false })
-  await ben.page.setViewportSize(MOBILE)
-  await expectNoHorizontalOverflow(ben.page, '/mensajes', MOBILE)
-  await screenshot(ben.page, 'messages-list-390', { fullPage: false })
-  await ben.page.setViewportSize(DESKTOP)
+  await atBothWidths(ben.page, '/mensajes', 'messages-list')
   await ben.page.getByRole('link', { name: new RegExp(ana.name) }).click()
   await ben.page.getByRole('button', { name: 'Aceptar' }).click()
   await expect(ben.page.getByPlaceholder('Escribe un mensaje…')).toBeVisible()
@@ -48,12 +55,7 @@ test('a request, its acceptance, a live reply and a block between two members', 
   await expect(ana.page.getByText('¡Claro, Ana! El jueves me viene bien.')).toBeVisible()
   await expect(ben.page.getByPlaceholder('Escribe un mensaje…')).toHaveValue('')
 
-  await expectNoAxeViolations(ana.page, 'a conversation at 1280 px')
-  await screenshot(ana.page, 'conversation-1280', { fullPage: false })
-  await ana.page.setViewportSize(MOBILE)
-  await expectNoHorizontalOverflow(ana.page, 'a conversation', MOBILE)
-  await screenshot(ana.page, 'conversation-390', { fullPage: false })
-  await ana.page.setViewportSize(DESKTOP)
+  await atBothWidths(ana.page, 'a conversation', 'conversation')
 
   // Ana blocks Ben: he is told only that she does not accept messages.
   await ana.page.getByRole('button', { name: 'Bloquear' }).click()

@@ -81,14 +81,30 @@ export async function startBillingPortal(customerId: string) {
  * Returns the premium value it wrote, or null when no profile matches.
  */
 export async function applySubscriptionState({
-  customerId,
-  userId,
-  subscriptions,
-  eventId,
-  eventType,
-  invoices,
   claim,
-}: {
+  alsoInTransaction,
+  ...state
+}: SubscriptionStateChange & {
+  /**
+   * What the caller takes in the same transaction before anything is written (the test checkout:
+   * its session, and the last use of a code); it refuses by throwing, and nothing is written.
+   */
+  claim?: (tx: DbExecutor) => Promise<void>
+  /**
+   * What the caller records with the new state (a refund done, a pause, their audit lines): in the
+   * same transaction, so the database never holds the one without the other.
+   */
+  alsoInTransaction?: (tx: DbExecutor) => Promise<void>
+}) {
+  return getDb().transaction(async (tx) => {
+    await claim?.(tx)
+    const outcome = await writeSubscriptionState(tx, state)
+    if (outcome !== 'duplicate') await alsoInTransaction?.(tx)
+    return outcome
+  })
+}
+
+interface SubscriptionStateChange {
   customerId: string
   userId?: string | null
   subscriptions: SubscriptionState[]
@@ -96,70 +112,67 @@ export async function applySubscriptionState({
   eventType?: string
   /** The customer's invoices, re-read with the subscriptions (or the test checkout's): kept in the same transaction. */
   invoices?: InvoiceState[]
-  /**
-   * What the caller takes in the same transaction before anything is written (the test checkout:
-   * its session, and the last use of a code); it refuses by throwing, and nothing is written.
-   */
-  claim?: (tx: DbExecutor) => Promise<void>
-}) {
+}
+
+async function writeSubscriptionState(
+  tx: DbExecutor,
+  { customerId, userId, subscriptions, eventId, eventType, invoices }: SubscriptionStateChange,
+) {
   const premium = grantsPremium(subscriptions)
-  return getDb().transaction(async (tx) => {
-    await claim?.(tx)
-    if (eventId) {
-      const fresh = await tx
-        .insert(stripeEvents)
-        .values({ id: eventId, type: eventType ?? 'unknown' })
-        .onConflictDoNothing()
-        .returning()
-      if (fresh.length === 0) return 'duplicate' as const
-    }
-    const ownerOf = () =>
-      tx
-        .select({ userId: profiles.userId, isPremium: profiles.isPremium, premiumSource: profiles.premiumSource })
-        .from(profiles)
-        .where(eq(profiles.stripeCustomerId, customerId))
-        .for('update')
-    let [profile] = await ownerOf()
-    // A customer already linked stays with its member: a checkout naming someone else cannot move it.
-    if (!profile && userId) {
-      // The profile is normally made at the first confirmed sign-in; should that have failed,
-      // a paid checkout still finds a row to activate instead of being acknowledged and lost.
-      await ensureProfile(tx, userId)
-      await tx
-        .update(profiles)
-        .set({ stripeCustomerId: customerId })
-        .where(and(eq(profiles.userId, userId), isNull(profiles.stripeCustomerId)))
-      ;[profile] = await ownerOf()
-    }
-    if (!profile) return null
-    const { failingInvoices, failedBefore } = await keepSubscriptions(tx, profile.userId, customerId, subscriptions)
-    // One e-mail per failing invoice, whichever event told us first and however often Stripe retries.
-    for (const invoiceId of failingInvoices) {
-      await enqueue(paymentMailJob, { userId: profile.userId, kind: 'failed' }, { executor: tx, dedupeKey: `failed:${invoiceId}` })
-    }
-    if (invoices) await keepInvoices(tx, profile.userId, customerId, invoices)
-    // Premium an admin granted is the admin's to take back: a subscription ending does not.
-    if (!premium && profile.premiumSource === 'admin') return profile.isPremium
-    if (profile.isPremium && !premium && failedBefore) {
-      // Stripe gave up on the invoice (or the grace period ran out): the member is told why access went.
-      await enqueue(paymentMailJob, { userId: profile.userId, kind: 'lost' }, { executor: tx, dedupeKey: `lost:${failedBefore}` })
-    }
-    if (profile.isPremium !== premium) {
-      await tx
-        .update(profiles)
-        .set({ isPremium: premium, premiumSource: premium ? (profile.premiumSource ?? 'subscription') : null })
-        .where(eq(profiles.userId, profile.userId))
-      await recordAudit(
-        {
-          action: premium ? 'premium_granted' : 'premium_removed',
-          targetUserId: profile.userId,
-          details: { source: eventId ? 'stripe' : 'test-checkout', customerId, eventId, statuses: subscriptions.map((s) => s.status) },
-        },
-        tx,
-      )
-    }
-    return premium
-  })
+  if (eventId) {
+    const fresh = await tx
+      .insert(stripeEvents)
+      .values({ id: eventId, type: eventType ?? 'unknown' })
+      .onConflictDoNothing()
+      .returning()
+    if (fresh.length === 0) return 'duplicate' as const
+  }
+  const ownerOf = () =>
+    tx
+      .select({ userId: profiles.userId, isPremium: profiles.isPremium, premiumSource: profiles.premiumSource })
+      .from(profiles)
+      .where(eq(profiles.stripeCustomerId, customerId))
+      .for('update')
+  let [profile] = await ownerOf()
+  // A customer already linked stays with its member: a checkout naming someone else cannot move it.
+  if (!profile && userId) {
+    // The profile is normally made at the first confirmed sign-in; should that have failed,
+    // a paid checkout still finds a row to activate instead of being acknowledged and lost.
+    await ensureProfile(tx, userId)
+    await tx
+      .update(profiles)
+      .set({ stripeCustomerId: customerId })
+      .where(and(eq(profiles.userId, userId), isNull(profiles.stripeCustomerId)))
+    ;[profile] = await ownerOf()
+  }
+  if (!profile) return null
+  const { failingInvoices, failedBefore } = await keepSubscriptions(tx, profile.userId, customerId, subscriptions)
+  // One e-mail per failing invoice, whichever event told us first and however often Stripe retries.
+  for (const invoiceId of failingInvoices) {
+    await enqueue(paymentMailJob, { userId: profile.userId, kind: 'failed' }, { executor: tx, dedupeKey: `failed:${invoiceId}` })
+  }
+  if (invoices) await keepInvoices(tx, profile.userId, customerId, invoices)
+  // Premium an admin granted is the admin's to take back: a subscription ending does not.
+  if (!premium && profile.premiumSource === 'admin') return profile.isPremium
+  if (profile.isPremium && !premium && failedBefore) {
+    // Stripe gave up on the invoice (or the grace period ran out): the member is told why access went.
+    await enqueue(paymentMailJob, { userId: profile.userId, kind: 'lost' }, { executor: tx, dedupeKey: `lost:${failedBefore}` })
+  }
+  if (profile.isPremium !== premium) {
+    await tx
+      .update(profiles)
+      .set({ isPremium: premium, premiumSource: premium ? (profile.premiumSource ?? 'subscription') : null })
+      .where(eq(profiles.userId, profile.userId))
+    await recordAudit(
+      {
+        action: premium ? 'premium_granted' : 'premium_removed',
+        targetUserId: profile.userId,
+        details: { source: eventId ? 'stripe' : 'test-checkout', customerId, eventId, statuses: subscriptions.map((s) => s.status) },
+      },
+      tx,
+    )
+  }
+  return premium
 }
 
 const dateOf = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null)

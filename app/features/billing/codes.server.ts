@@ -192,6 +192,8 @@ async function createCode(admin: CurrentUser, input: CreateInput) {
   const maxRedemptions = input.maxRedemptions ?? null
   // The code ends at the end of its last day in Madrid.
   const expiresAt = input.endsOn ? fromWallTime(`${input.endsOn}T23:59`, DEFAULT_TIME_ZONE) : null
+  // What the table keeps and the audit line says of the code, the same words for both.
+  const terms = { percentOff, amountOffCents, duration: input.duration, durationMonths, maxRedemptions }
   let ids: { id: string; couponId: string }
   if (provider === 'test') {
     ids = { id: `test_promo_${crypto.randomUUID()}`, couponId: `test_coupon_${crypto.randomUUID()}` }
@@ -223,16 +225,7 @@ async function createCode(admin: CurrentUser, input: CreateInput) {
   await getDb().transaction(async (tx) => {
     const inserted = await tx
       .insert(promotionCodes)
-      .values({
-        ...ids,
-        code: input.code,
-        percentOff,
-        amountOffCents,
-        duration: input.duration,
-        durationMonths,
-        maxRedemptions,
-        expiresAt,
-      })
+      .values({ ...ids, code: input.code, ...terms, expiresAt })
       .onConflictDoNothing()
       .returning({ id: promotionCodes.id })
     // The same code created twice at once: Stripe made one (the idempotency key), the table keeps one.
@@ -241,16 +234,7 @@ async function createCode(admin: CurrentUser, input: CreateInput) {
       {
         action: 'promotion_code_created',
         actorUserId: admin.id,
-        details: {
-          codeId: ids.id,
-          code: input.code,
-          percentOff,
-          amountOffCents,
-          duration: input.duration,
-          durationMonths,
-          maxRedemptions,
-          endsOn: input.endsOn ?? null,
-        },
+        details: { codeId: ids.id, code: input.code, ...terms, endsOn: input.endsOn ?? null },
       },
       tx,
     )

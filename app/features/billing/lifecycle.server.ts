@@ -5,7 +5,7 @@ import { displayName } from '~/features/account/display-name'
 import { profiles } from '~/features/account/schema'
 import { recordAudit } from '~/platform/audit/audit.server'
 import { user as users } from '~/platform/auth/schema'
-import { getDb } from '~/platform/db/client.server'
+import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { addDays, dayAndMonth, DEFAULT_TIME_ZONE, fromWallTime, longDate, toWallTime } from '~/platform/dates'
 import { getEnv } from '~/platform/env.server'
 import { handleIntent, refuse, success } from '~/platform/http/responses.server'
@@ -120,9 +120,9 @@ async function ownSubscription(userId: string, id: string) {
   return row
 }
 
-/** Stripe's state of the customer, written as the webhook writes it (premium, the subscriptions' rows). */
-async function rereadFromStripe(customerId: string) {
-  await applySubscriptionState({ customerId, subscriptions: await readSubscriptions(customerId) })
+/** Stripe's state of the customer, written as the webhook writes it (premium, the subscriptions' rows), with what goes with it. */
+async function rereadFromStripe(customerId: string, alsoInTransaction?: (tx: DbExecutor) => Promise<void>) {
+  await applySubscriptionState({ customerId, subscriptions: await readSubscriptions(customerId), alsoInTransaction })
 }
 
 /** Billing is the admins' decision, not moderation's: a member in read-only mode may still keep their membership. */
@@ -262,13 +262,17 @@ export function memberBillingAction(request: Request, admin: CurrentUser, member
         if (resumesOn <= today) refuse(400, PAUSE_MESSAGES.dateInPast, { detail: { resumesOn } })
         if (resumesOn > addDays(today, PAUSE_MAX_DAYS)) refuse(400, PAUSE_MESSAGES.dateTooFar, { detail: { resumesOn } })
         const subscription = await liveSubscriptionOf(memberId)
-        await setCollection(subscription, resumesAt)
-        await recordAudit({
-          action: 'billing_paused',
-          actorUserId: admin.id,
-          targetUserId: memberId,
-          details: { subscriptionId: subscription.id, resumesOn },
-        })
+        await setCollection(subscription, resumesAt, (tx) =>
+          recordAudit(
+            {
+              action: 'billing_paused',
+              actorUserId: admin.id,
+              targetUserId: memberId,
+              details: { subscriptionId: subscription.id, resumesOn },
+            },
+            tx,
+          ),
+        )
         return success({ resumesOn }, { title: PAUSE_MESSAGES.paused })
       },
     },
@@ -278,22 +282,29 @@ export function memberBillingAction(request: Request, admin: CurrentUser, member
       async run() {
         const subscription = await liveSubscriptionOf(memberId)
         if (!subscription.pausedUntil) refuse(409, PAUSE_MESSAGES.notPaused, { detail: { subscriptionId: subscription.id } })
-        await setCollection(subscription, null)
-        await recordAudit({
-          action: 'billing_resumed',
-          actorUserId: admin.id,
-          targetUserId: memberId,
-          details: { subscriptionId: subscription.id },
-        })
+        await setCollection(subscription, null, (tx) =>
+          recordAudit(
+            { action: 'billing_resumed', actorUserId: admin.id, targetUserId: memberId, details: { subscriptionId: subscription.id } },
+            tx,
+          ),
+        )
         return success({ resumed: true }, { title: PAUSE_MESSAGES.resumed })
       },
     },
   })
 }
 
-async function setCollection(subscription: { id: string; customerId: string }, resumesAt: Date | null) {
+/** The pause set (or lifted) and its audit line, in one transaction: never the one without the other. */
+async function setCollection(
+  subscription: { id: string; customerId: string },
+  resumesAt: Date | null,
+  audit: (tx: DbExecutor) => Promise<void>,
+) {
   if (isTestSubscription(subscription.id)) {
-    await getDb().update(subscriptions).set({ pausedUntil: resumesAt, updatedAt: new Date() }).where(eq(subscriptions.id, subscription.id))
+    await getDb().transaction(async (tx) => {
+      await tx.update(subscriptions).set({ pausedUntil: resumesAt, updatedAt: new Date() }).where(eq(subscriptions.id, subscription.id))
+      await audit(tx)
+    })
     return
   }
   if (getEnv().PAYMENTS_PROVIDER !== 'stripe') refuse(409, PAUSE_MESSAGES.manual)
@@ -301,5 +312,6 @@ async function setCollection(subscription: { id: string; customerId: string }, r
     // '' unsets it: collection resumes with the next invoice.
     pause_collection: resumesAt ? { behavior: 'void', resumes_at: Math.floor(resumesAt.getTime() / 1000) } : '',
   })
-  await rereadFromStripe(subscription.customerId)
+  // Stripe's pause is the same request again on a retry (the same day asked): the retry records it once.
+  await rereadFromStripe(subscription.customerId, audit)
 }

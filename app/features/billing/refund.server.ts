@@ -54,7 +54,7 @@ export async function refundOffer(userId: string, now = new Date()) {
       currency: invoices.currency,
       paidAt: invoices.paidAt,
       issuedAt: invoices.issuedAt,
-      refundedAt: refunds.createdAt,
+      refundStatus: refunds.status,
     })
     .from(invoices)
     .leftJoin(refunds, eq(refunds.invoiceId, invoices.id))
@@ -72,7 +72,9 @@ export async function refundOffer(userId: string, now = new Date()) {
     paidAt: invoice.paidAt ?? invoice.issuedAt,
     firstPaidAt,
     withinGuarantee,
-    refunded: Boolean(invoice.refundedAt) || invoice.refundedCents >= invoice.totalCents,
+    // A claim still pending is a refund a failure interrupted after Stripe (whose webhook may have
+    // mirrored the invoice as refunded meanwhile): offered again, to be finished and audited.
+    refunded: invoice.refundStatus === 'done' || (invoice.refundStatus === null && invoice.refundedCents >= invoice.totalCents),
   }
 }
 
@@ -81,8 +83,10 @@ export async function refundOffer(userId: string, now = new Date()) {
  * refunds the charge and the invoice shows it), then each live subscription cancelled now. The
  * claim on `refunds` comes before (its primary key: two admins at once refund once) and goes
  * again when Stripe refused, so it can be retried; Stripe's idempotency keys make a retry after
- * a lost answer the same refund. Then, in one transaction each: subscriptions, premium and
- * invoices as Stripe now has them (the webhook's code); the refund done, audited, e-mailed.
+ * a lost answer the same refund. Then one transaction: subscriptions, premium and invoices as
+ * Stripe now has them (the webhook's code), the refund done, audited, e-mailed — all or nothing.
+ * A claim left pending (the database went away after Stripe refunded) is finished by the next
+ * attempt: Stripe answers it with the same credit note, and only one attempt marks it done.
  */
 export async function refundPayment({
   actorId,
@@ -102,7 +106,6 @@ export async function refundPayment({
   if (offer.invoice.id !== invoiceId) refuse(409, REFUND_MESSAGES.changed)
   if (offer.refunded) refuse(409, REFUND_MESSAGES.already)
   if (!offer.withinGuarantee && !reason) refuse(400, REFUND_MESSAGES.reasonRequired)
-  const { invoice } = offer
   const [member] = await getDb()
     .select({ email: user.email, firstName: profiles.firstName, customerId: invoices.customerId })
     .from(invoices)
@@ -111,6 +114,36 @@ export async function refundPayment({
     .where(eq(invoices.id, invoiceId))
   if (!member) refuse(404, REFUND_MESSAGES.nothing)
 
+  // This process's own attempt still running: a double click waits for its answer, not a second call to Stripe.
+  if (inFlight.has(invoiceId)) refuse(409, REFUND_MESSAGES.already, { detail: { invoiceId } })
+  inFlight.add(invoiceId)
+  try {
+    return await claimAndRefund({ actorId, targetId, invoiceId, reason, now, offer, member })
+  } finally {
+    inFlight.delete(invoiceId)
+  }
+}
+
+const inFlight = new Set<string>()
+
+async function claimAndRefund({
+  actorId,
+  targetId,
+  invoiceId,
+  reason,
+  now,
+  offer,
+  member,
+}: {
+  actorId: string
+  targetId: string
+  invoiceId: string
+  reason?: string
+  now: Date
+  offer: NonNullable<Awaited<ReturnType<typeof refundOffer>>>
+  member: { email: string; firstName: string | null; customerId: string }
+}) {
+  const { invoice } = offer
   const claimed = await getDb()
     .insert(refunds)
     .values({
@@ -123,19 +156,24 @@ export async function refundPayment({
     })
     .onConflictDoNothing()
     .returning({ invoiceId: refunds.invoiceId })
-  if (claimed.length === 0) refuse(409, REFUND_MESSAGES.already)
+  if (claimed.length === 0) {
+    const [claim] = await getDb().select({ status: refunds.status }).from(refunds).where(eq(refunds.invoiceId, invoiceId))
+    if (claim?.status !== 'pending') refuse(409, REFUND_MESSAGES.already, { detail: { invoiceId } })
+  }
 
   let outcome: { creditNoteId: string; subscriptions: SubscriptionState[]; invoices: InvoiceState[] | undefined }
   try {
     outcome = await refundAtProvider({ userId: targetId, customerId: member.customerId, invoiceId, amountCents: invoice.totalCents, now })
   } catch (error) {
-    await getDb()
-      .delete(refunds)
-      .where(and(eq(refunds.invoiceId, invoiceId), eq(refunds.status, 'pending')))
+    // Only the attempt that made the claim takes it back: a pending one it resumed may be Stripe's already.
+    if (claimed.length > 0) {
+      await getDb()
+        .delete(refunds)
+        .where(and(eq(refunds.invoiceId, invoiceId), eq(refunds.status, 'pending')))
+    }
     throw error
   }
 
-  await applySubscriptionState({ customerId: member.customerId, subscriptions: outcome.subscriptions, invoices: outcome.invoices })
   const amount = formatMoney(invoice.totalCents, invoice.currency)
   const mail = await renderMail({
     to: member.email,
@@ -151,29 +189,40 @@ export async function refundPayment({
       ],
     }),
   })
-  await getDb().transaction(async (tx) => {
-    await tx.update(refunds).set({ status: 'done', creditNoteId: outcome.creditNoteId }).where(eq(refunds.invoiceId, invoiceId))
-    if (!outcome.invoices) {
-      // The test checkout has no Stripe to re-read: its invoice says refunded here.
-      await tx.update(invoices).set({ refundedCents: invoice.totalCents, updatedAt: new Date() }).where(eq(invoices.id, invoiceId))
-    }
-    await recordAudit(
-      {
-        action: 'payment_refunded',
-        actorUserId: actorId,
-        targetUserId: targetId,
-        details: {
-          invoiceId,
-          creditNoteId: outcome.creditNoteId,
-          amountCents: invoice.totalCents,
-          currency: invoice.currency,
-          withinGuarantee: offer.withinGuarantee,
-          ...(offer.withinGuarantee ? {} : { reason }),
+  await applySubscriptionState({
+    customerId: member.customerId,
+    subscriptions: outcome.subscriptions,
+    invoices: outcome.invoices,
+    alsoInTransaction: async (tx) => {
+      const done = await tx
+        .update(refunds)
+        .set({ status: 'done', creditNoteId: outcome.creditNoteId })
+        .where(and(eq(refunds.invoiceId, invoiceId), eq(refunds.status, 'pending')))
+        .returning({ invoiceId: refunds.invoiceId })
+      // Another attempt finished it first: its audit line and e-mail are the only ones.
+      if (done.length === 0) refuse(409, REFUND_MESSAGES.already, { detail: { invoiceId } })
+      if (!outcome.invoices) {
+        // The test checkout has no Stripe to re-read: its invoice says refunded here.
+        await tx.update(invoices).set({ refundedCents: invoice.totalCents, updatedAt: new Date() }).where(eq(invoices.id, invoiceId))
+      }
+      await recordAudit(
+        {
+          action: 'payment_refunded',
+          actorUserId: actorId,
+          targetUserId: targetId,
+          details: {
+            invoiceId,
+            creditNoteId: outcome.creditNoteId,
+            amountCents: invoice.totalCents,
+            currency: invoice.currency,
+            withinGuarantee: offer.withinGuarantee,
+            ...(offer.withinGuarantee ? {} : { reason }),
+          },
         },
-      },
-      tx,
-    )
-    await enqueueRenderedMail(mail, tx)
+        tx,
+      )
+      await enqueueRenderedMail(mail, tx)
+    },
   })
   return { amount }
 }

@@ -1,9 +1,7 @@
-import { ArrowLeft } from 'lucide-react'
 import { useEffect } from 'react'
 import { Form, Link, useRevalidator } from 'react-router'
 import { z } from 'zod'
 import { requireCompleteProfile } from '~/features/account/guards.server'
-import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { withBell } from '~/features/notifications/components/notification-bell'
 import { onMessage } from '~/features/notifications/live-events'
 import { can, readOnlyNotice } from '~/platform/auth/capabilities'
@@ -15,9 +13,9 @@ import { cn } from '~/ui/cn'
 import { PartErrorBoundary } from '~/ui/error-boundary'
 import { HiddenFields } from '~/ui/hidden-fields'
 import { RelativeTime } from '~/ui/relative-time'
-import { UserAvatar } from '~/ui/user-avatar'
 import { ReportForm } from '~/features/moderation/components/moderation-controls'
 import { Composer } from './components/composer'
+import { ConversationHeader, WriteGate } from './components/conversation-frame'
 import { MessageText } from './components/message-text'
 import { getConversationFor, markRead, refusalToWrite } from './conversations.server'
 import { hasBlocked } from './pairs.server'
@@ -84,22 +82,18 @@ export default function ConversationPage({ loaderData, actionData }: Route.Compo
   const failedBody = actionData && !actionData.ok ? (actionData.submission?.initialValue?.body as string | undefined) : undefined
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-4 px-4 py-6">
-      <Button asChild variant="ghost" size="sm" className="justify-self-start">
-        <Link to="/mensajes">
-          <ArrowLeft aria-hidden /> Mensajes
-        </Link>
-      </Button>
-      <header className="flex flex-wrap items-center gap-3">
-        <UserAvatar avatarUrl={other.avatarUrl} name={other.name} className="size-12" />
-        <h1 className="min-w-0 flex-1 truncate text-2xl font-bold tracking-tight">
-          {other.id ? (
+      <ConversationHeader
+        other={other}
+        title={
+          other.id ? (
             <Link to={`/usuario/${other.id}`} className="hover:underline">
               {other.name}
             </Link>
           ) : (
             other.name
-          )}
-        </h1>
+          )
+        }
+      >
         {pending ? <span className="rounded-full border px-3 py-1 text-sm text-muted-foreground">{MESSAGES.pending}</span> : null}
         {other.id ? (
           <Form method="post">
@@ -109,7 +103,7 @@ export default function ConversationPage({ loaderData, actionData }: Route.Compo
             </Button>
           </Form>
         ) : null}
-      </header>
+      </ConversationHeader>
       {/* Without JavaScript the answer shows here; a message sent shows itself in the list. */}
       <ActionStatus result={actionData && (!actionData.ok || !('messageId' in actionData)) ? actionData : undefined} />
       {older || paged ? (
@@ -169,18 +163,10 @@ export default function ConversationPage({ loaderData, actionData }: Route.Compo
         <p className="text-sm text-muted-foreground">Ignoraste esta solicitud.</p>
       ) : blocked ? (
         <p className="text-sm text-muted-foreground">Has bloqueado a este miembro: no puede escribirte.</p>
-      ) : readOnly ? (
-        <p role="status" className="rounded-md border px-3 py-2 text-sm">
-          {readOnly.title} — {readOnly.description}
-        </p>
-      ) : !premium ? (
-        <PremiumPrompt description={MESSAGES.premium} />
-      ) : cannotWrite ? (
-        <p role="status" className="rounded-md border px-3 py-2 text-sm text-muted-foreground">
-          {cannotWrite}
-        </p>
       ) : (
-        <Composer key={conversationId} conversationId={conversationId} fallbackKey={draftKey} initialText={failedBody} />
+        <WriteGate readOnly={readOnly} premium={premium} cannotWrite={cannotWrite}>
+          <Composer key={conversationId} conversationId={conversationId} fallbackKey={draftKey} initialText={failedBody} />
+        </WriteGate>
       )}
     </div>
   )

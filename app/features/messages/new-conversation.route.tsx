@@ -1,17 +1,14 @@
-import { ArrowLeft } from 'lucide-react'
 import { useCallback } from 'react'
-import { Link, redirect, useNavigate } from 'react-router'
+import { redirect, useNavigate } from 'react-router'
 import { requireCompleteProfile } from '~/features/account/guards.server'
-import { PremiumPrompt } from '~/features/community/components/premium-prompt'
 import { withBell } from '~/features/notifications/components/notification-bell'
 import { can, readOnlyNotice } from '~/platform/auth/capabilities'
 import { guardedAction, refuse } from '~/platform/http/responses.server'
 import { site } from '~/site.config'
 import { ActionStatus } from '~/ui/action-status'
-import { Button } from '~/ui/button'
 import { PartErrorBoundary } from '~/ui/error-boundary'
-import { UserAvatar } from '~/ui/user-avatar'
 import { Composer } from './components/composer'
+import { ConversationHeader, WriteGate } from './components/conversation-frame'
 import { findConversation, refusalToWrite } from './conversations.server'
 import { MESSAGES } from './limits'
 import { mayWrite, messagesAction } from './messages.server'
@@ -57,34 +54,14 @@ export default function NewConversationPage({ loaderData, actionData }: Route.Co
   const failedBody = actionData && !actionData.ok ? (actionData.submission?.initialValue?.body as string | undefined) : undefined
   return (
     <div className="mx-auto grid w-full max-w-3xl gap-4 px-4 py-6">
-      <Button asChild variant="ghost" size="sm" className="justify-self-start">
-        <Link to="/mensajes">
-          <ArrowLeft aria-hidden /> Mensajes
-        </Link>
-      </Button>
-      <header className="flex items-center gap-3">
-        <UserAvatar avatarUrl={other.avatarUrl} name={other.name} className="size-12" />
-        <h1 className="text-2xl font-bold tracking-tight">Mensaje para {other.name}</h1>
-      </header>
+      <ConversationHeader other={other} title={`Mensaje para ${other.name}`} />
       <ActionStatus result={actionData?.ok === false ? actionData : undefined} />
-      {readOnly ? (
-        <p role="status" className="rounded-md border px-3 py-2 text-sm">
-          {readOnly.title} — {readOnly.description}
+      <WriteGate readOnly={readOnly} premium={premium} cannotWrite={cannotWrite}>
+        <p className="text-sm text-muted-foreground">
+          Tu primer mensaje le llega como solicitud: podrás escribirle de nuevo cuando la acepte.
         </p>
-      ) : !premium ? (
-        <PremiumPrompt description={MESSAGES.premium} />
-      ) : cannotWrite ? (
-        <p role="status" className="rounded-md border px-3 py-2 text-sm text-muted-foreground">
-          {cannotWrite}
-        </p>
-      ) : (
-        <>
-          <p className="text-sm text-muted-foreground">
-            Tu primer mensaje le llega como solicitud: podrás escribirle de nuevo cuando la acepte.
-          </p>
-          <Composer recipientId={other.id!} fallbackKey={draftKey} initialText={failedBody} onSent={opened} />
-        </>
-      )}
+        <Composer recipientId={other.id!} fallbackKey={draftKey} initialText={failedBody} onSent={opened} />
+      </WriteGate>
     </div>
   )
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { type SetStateAction, useCallback, useEffect, useState } from 'react'
 
 /**
  * Events of the page's one server-sent-event stream (opened by the bell) for the rest of the
@@ -49,4 +49,22 @@ export function onMessage(listener: (event: { conversationId: string }) => void)
   return () => {
     messageListeners.delete(listener)
   }
+}
+
+/**
+ * A top-bar count (the bell's, the messages link's): the count the page's data brought, moved by
+ * what the live stream announces and what the member does, until the data brings a new one, which
+ * wins. Followed while rendering (React's way to follow new data), not in an effect keyed on it:
+ * such an effect was seen not to run, leaving the bell on its old count.
+ */
+export function useLiveCount(initial: number) {
+  const [state, setState] = useState({ base: initial, count: initial })
+  if (state.base !== initial) setState({ base: initial, count: initial })
+  const count = state.base === initial ? state.count : initial
+  const setCount = useCallback(
+    (next: SetStateAction<number>) =>
+      setState((current) => ({ ...current, count: typeof next === 'function' ? next(current.count) : next })),
+    [],
+  )
+  return [count, setCount] as const
 }

@@ -8,11 +8,16 @@ import * as membersRoute from '~/features/admin/members.route'
 import { readMemberFilter } from '~/features/admin/filters'
 import { exportBatch } from '~/features/admin/members.server'
 import * as admissionsRoute from '~/features/admission/queue.route'
+import * as profileRoute from '~/features/account/profile.route'
+import * as codesRoute from '~/features/billing/codes.route'
+import * as memberBillingRoute from '~/features/billing/member-billing.route'
 import * as sessionsRoute from '~/features/ceo-sessions/ceo-sessions.route'
 import * as calendarRoute from '~/features/events/calendar.route'
 import * as commentsRoute from '~/features/feed/comments.route'
 import * as feedRoute from '~/features/feed/feed.route'
 import * as directoryRoute from '~/features/members/directory.route'
+import * as conversationRoute from '~/features/messages/conversation.route'
+import * as messagesRoute from '~/features/messages/messages.route'
 import * as moderationRoute from '~/features/moderation/queue.route'
 import * as notificationsRoute from '~/features/notifications/notifications.route'
 import { seedSql } from '../../../bench/seed.js'
@@ -205,5 +210,64 @@ describe('list queries at ×10 (issue 38)', () => {
     // the trigram indexes (~40 ms), as it should at this size; a larger table or a rarer word
     // takes the index. Only a search may be read whole by choice.
     for (const scan of chosen) expect(scan).toMatch(/\?q=/)
+  }, 120_000)
+
+  /** A keyset position of /mensajes and of a conversation: the time in microseconds and an id. */
+  const CURSOR = '1777888800123456_00000000-0000-4000-8000-000000000000'
+
+  test("private messages (issue 41): the list, its requests, its next page and a conversation's pages read their indexes", async () => {
+    // A conversation of the member's own, with a member of the seed's ×10 conversations and messages.
+    const created = (await getDb().execute(
+      sql`insert into conversations (user_a, user_b, state, started_by)
+        values (least(${member.userId}, 'bench-u2'), greatest(${member.userId}, 'bench-u2'), 'request', 'bench-u2') returning id`,
+    )) as unknown as { rows: Array<{ id: string }> }
+    const conversationId = created.rows[0]!.id
+    await getDb().execute(
+      sql`insert into messages (conversation_id, sender_id, body, idempotency_key) values (${conversationId}, 'bench-u2', 'Hola', 'plan-key-0001')`,
+    )
+    const statements = [
+      // The requests ('Solicitudes de mensaje') are the same statement's rows, shown apart.
+      ...(await statementsOf(messagesRoute, '/mensajes', member.cookie)),
+      ...(await statementsOf(messagesRoute, `/mensajes?desde=${CURSOR}`, member.cookie)),
+      ...(await statementsOf(conversationRoute, `/mensajes/${conversationId}`, member.cookie, { conversationId })),
+      ...(await statementsOf(conversationRoute, `/mensajes/${conversationId}?antes=${CURSOR}`, member.cookie, { conversationId })),
+    ]
+    expect(bigTables).toContain('messages')
+    expect(bigTables).toContain('conversations')
+    const found: string[] = []
+    for (const { path, text, params } of statements) {
+      for (const table of bigSeqScans(await indexedPlanOf(text, params))) found.push(`${path}: Seq Scan on ${table}`)
+    }
+    expect(statements.filter((statement) => /\bmessages\b/.test(statement.text)).length).toBeGreaterThanOrEqual(2)
+    expect(found).toEqual([])
+  }, 120_000)
+
+  test("billing (issue 40): /admin/codigos and each code's redemptions, a member's invoices and billing, the members table's 'Pago fallido' and 'En pausa' read their indexes", async () => {
+    // The seed has no billing rows: with whole reads priced out, the planner shows the index that serves each read, or none.
+    const billingTables = ['subscriptions', 'invoices', 'promotion_codes', 'refunds']
+    const statements = [
+      ...(await statementsOf(codesRoute, '/admin/codigos', admin.cookie)),
+      ...(await statementsOf(profileRoute, '/perfil', member.cookie)),
+      ...(await statementsOf(memberBillingRoute, `/admin/miembros/${member.userId}/cobro`, admin.cookie, { userId: member.userId! })),
+      ...(await statementsOf(membersRoute, '/admin/miembros?cobro=pago-fallido', admin.cookie)),
+      ...(await statementsOf(membersRoute, '/admin/miembros?cobro=en-pausa', admin.cookie)),
+    ].filter((statement) => billingTables.some((table) => new RegExp(`\\b${table}\\b`).test(statement.text)))
+    const seqScans = (node: PlanNode): string[] => [
+      ...(node['Node Type'] === 'Seq Scan' && billingTables.includes(node['Relation Name'] as string)
+        ? [node['Relation Name'] as string]
+        : []),
+      ...(node.Plans ?? []).flatMap(seqScans),
+    ]
+    const found: string[] = []
+    for (const { path, text, params } of statements) {
+      for (const table of seqScans(await indexedPlanOf(text, params))) found.push(`${path}: Seq Scan on ${table}`)
+    }
+    for (const table of billingTables.filter((table) => table !== 'refunds')) {
+      expect(
+        statements.some((statement) => new RegExp(`\\b${table}\\b`).test(statement.text)),
+        table,
+      ).toBe(true)
+    }
+    expect(found).toEqual([])
   }, 120_000)
 })

@@ -6,7 +6,8 @@ import { cn } from '~/ui/cn'
 import { relativeTime } from '~/platform/dates'
 import type { Result } from '~/platform/http/result'
 import { groupNotifications, type NotificationGroup, type NotificationView, linkOf } from '../grouping'
-import { emitMessage, emitPostStats } from '../live-events'
+import { emitMessage, emitPostStats, useLiveCount } from '../live-events'
+import { CountBadge, TOP_BAR_ICON_CLASS } from './count-badge'
 import { DropdownMenu, MenuContent, MenuItem } from '~/ui/dropdown-menu'
 
 /** Spec 000: badge capped at '9+', 10 shown, 'see all' beyond that. */
@@ -66,15 +67,13 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   const mark = useFetcher<Result<{ unreadCount: number }>>()
   const navigate = useNavigate()
   const [open, setOpen] = useState(false)
-  const [unread, setUnread] = useState(initialUnread)
+  const [unread, setUnread] = useLiveCount(initialUnread)
   const [readIds, setReadIds] = useState<Set<string>>(new Set())
-  // The newest count wins, whichever brought it: the page's data, the list, a marking. Taken while
-  // rendering (React's way to follow new data), not in effects keyed on the fetchers' data: such an
-  // effect was seen not to run after the list arrived, leaving the bell on its old count.
-  const [seen, setSeen] = useState({ initialUnread, list: list.data, mark: mark.data })
-  if (seen.initialUnread !== initialUnread || seen.list !== list.data || seen.mark !== mark.data) {
-    setSeen({ initialUnread, list: list.data, mark: mark.data })
-    if (seen.initialUnread !== initialUnread) setUnread(initialUnread)
+  // The newest count wins, whichever brought it: the page's data (useLiveCount), the list, a
+  // marking, taken while rendering like the page's.
+  const [seen, setSeen] = useState({ list: list.data, mark: mark.data })
+  if (seen.list !== list.data || seen.mark !== mark.data) {
+    setSeen({ list: list.data, mark: mark.data })
     if (seen.list !== list.data && list.data?.ok) {
       setUnread(list.data.unreadCount)
       setReadIds(new Set())
@@ -92,7 +91,6 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   const groups = groupNotifications(items).map((group) =>
     allRead || group.ids.every((id) => readIds.has(id)) ? { ...group, isRead: true } : group,
   )
-  const badge = unread > 9 ? '9+' : String(unread)
 
   function openGroup(group: NotificationGroup) {
     if (!group.isRead) {
@@ -118,20 +116,9 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
         if (next) refresh()
       }}
       trigger={
-        <button
-          type="button"
-          className="relative inline-flex size-10 items-center justify-center rounded-full hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-          aria-label={unread ? `Notificaciones: ${unread} sin leer` : 'Notificaciones'}
-        >
+        <button type="button" className={TOP_BAR_ICON_CLASS} aria-label={unread ? `Notificaciones: ${unread} sin leer` : 'Notificaciones'}>
           <Bell className="size-5" aria-hidden />
-          {unread > 0 ? (
-            <span
-              className="absolute right-0.5 top-0.5 min-w-5 rounded-full bg-destructive px-1 text-center text-[11px] font-bold leading-5 text-white"
-              aria-hidden
-            >
-              {badge}
-            </span>
-          ) : null}
+          <CountBadge count={unread} />
         </button>
       }
     >
