@@ -30,7 +30,7 @@ describe('local test checkout (no Stripe keys, localhost)', () => {
     const { cookie, userId } = await createConfirmedUser()
     const path = await startTestCheckout(cookie, 'annual')
     const page = await testCheckoutPage(path, cookie)
-    expect(page.data).toEqual({ plan: 'annual' })
+    expect(page.data).toEqual({ planLabel: 'Anual · 900 € al año' })
 
     const paid = await postTestCheckout(path, { intent: 'pay' }, cookie)
     expect(paid.location).toBe('/success')
