@@ -11,7 +11,7 @@ import { grantRoleByEmail } from '~/features/members/roles.server'
 import { getEnv } from '~/platform/env.server'
 import { newRequestId, type RouteLabel, runWithRequestId } from '~/platform/http/request-context.server'
 import { markDraining, markServing, readinessResponse } from '~/platform/http/readiness.server'
-import { collectProcessMetrics, httpRequestDuration, methodLabel, metricsText } from '~/platform/metrics/metrics.server'
+import { collectProcessMetrics, httpRequestDuration, methodLabel, metricsText, routeLabel } from '~/platform/metrics/metrics.server'
 import { logger } from '~/platform/logger.server'
 import { UPLOAD_PATH } from '~/features/ceo-sessions/local-video.server'
 import { handleVideoUpload } from '~/features/ceo-sessions/video-upload.server'
@@ -154,12 +154,6 @@ export function httpMetrics(): express.RequestHandler {
     })
     next()
   }
-}
-
-/** React Router writes patterns without their leading slash; its catch-all ('*') is the 404 page. */
-export function routeLabel(pattern: string | undefined) {
-  if (!pattern || pattern === '*' || pattern === '/*') return 'unmatched'
-  return pattern === 'static' || pattern.startsWith('/') ? pattern : `/${pattern}`
 }
 
 /**

@@ -189,6 +189,15 @@ if (cluster.isWorker && !(ANSWERING in globalThis)) {
   })
 }
 
+/**
+ * A route pattern as a label: React Router writes its patterns without the leading slash, and its
+ * catch-all ('*', the 404 page) and what no route took are 'unmatched'; built files are 'static'.
+ */
+export function routeLabel(pattern: string | undefined) {
+  if (!pattern || pattern === '*' || pattern === '/*') return 'unmatched'
+  return pattern === 'static' || pattern.startsWith('/') ? pattern : `/${pattern}`
+}
+
 /** The HTTP method as a label: the usual ones, anything else as 'other'. */
 export function methodLabel(method: string) {
   return /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/.test(method) ? method : 'other'
