@@ -41,6 +41,8 @@
 //      resumed, sampling the server's memory; deletes the session and checks the disk is freed;
 //   7. stops the server (SIGTERM, then SIGKILL), drops the database, removes the data folder.
 // Prints one table per engine and writes everything to test-results/bench/latest.json.
+// `--workers=1,2` (PostgreSQL only) does none of that: it seeds once, then serves a few pages
+// through `npm start` with WEB_CONCURRENCY=1, then 2, and prints their figures side by side.
 // The load generator runs on the same (2-core) machine as the server: figures are for
 // comparing pages and versions on this machine, not a capacity estimate for production.
 import { execFileSync, spawn } from 'node:child_process'

@@ -100,9 +100,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll(sig
 let scrapes = 0
 async function clusterMetrics() {
   const id = ++scrapes
-  const answers = await Promise.all(
-    slots.flatMap(({ worker }) => (worker?.isConnected() ? [metricsOf(worker, id)] : [])),
-  )
+  const answers = await Promise.all(slots.flatMap(({ worker }) => (worker?.isConnected() ? [metricsOf(worker, id)] : [])))
   const { AggregatorRegistry } = await import('prom-client')
   const registry = AggregatorRegistry.aggregate(answers.filter(Boolean))
   return { contentType: registry.contentType, body: await registry.metrics() }

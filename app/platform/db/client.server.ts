@@ -74,7 +74,9 @@ export async function pingDatabase() {
  * drizzle-kit writes beside them, against the rows drizzle's migrator keeps of what it applied.
  */
 export async function migrationsApplied() {
-  const journal = JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ when: number }> }
+  const journal = JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number }>
+  }
   const result = await getDb().execute<{ created_at: string | number }>(sql`select created_at from drizzle.__drizzle_migrations`)
   const applied = new Set(result.rows.map((row) => Number(row.created_at)))
   return journal.entries.every((entry) => applied.has(entry.when))
@@ -244,7 +246,8 @@ function startStatement(text: string) {
 
 /** The same for the embedded engine: its queries, and those of its transactions. */
 function timePglite(pglite: PGlite) {
-  const timed = <Args extends unknown[], Result>(run: (text: string, ...rest: Args) => Promise<Result>) =>
+  const timed =
+    <Args extends unknown[], Result>(run: (text: string, ...rest: Args) => Promise<Result>) =>
     async (text: string, ...rest: Args) => {
       const end = startStatement(text)
       try {

@@ -48,7 +48,9 @@ describe('/readyz', () => {
   test('a database without a migration this version ships is not ready; the check is made once, after it succeeds', async () => {
     markServing()
     const [last] = (
-      await getDb().execute<{ id: number; created_at: string }>(sql`select id, created_at from drizzle.__drizzle_migrations order by id desc limit 1`)
+      await getDb().execute<{ id: number; created_at: string }>(
+        sql`select id, created_at from drizzle.__drizzle_migrations order by id desc limit 1`,
+      )
     ).rows
     await getDb().execute(sql`update drizzle.__drizzle_migrations set created_at = 1 where id = ${last!.id}`)
     try {

@@ -15,7 +15,7 @@ useTestDatabase()
 function routeObjects(entries: RouteConfigEntry[]): RouteObject[] {
   return entries.map((entry) => {
     const base = { id: entry.id ?? entry.file, path: entry.path, loader: () => null }
-    return entry.index ? { ...base, index: true as const } : { ...base, children: routeObjects(entry.children ?? []) }
+    return (entry.index ? { ...base, index: true } : { ...base, children: routeObjects(entry.children ?? []) }) as RouteObject
   })
 }
 
@@ -64,10 +64,14 @@ describe('a scrape', () => {
     httpRequestDuration.observe({ method: 'GET', route: await labelOf(`/usuario/${crypto.randomUUID()}`), status: '200' }, 0.01)
     webhookEvents.inc({ provider: 'stripe', outcome: 'duplicate' })
     // A job and an e-mail: their counters, and the queue's depth while one waits.
-    await enqueue(sendMailJob, { to: 'metricas@example.com', subject: 'Hola', html: '<p>Hola</p>', text: 'Hola' } as never)
-    await enqueue(sendMailJob, { to: 'luego@example.com', subject: 'Luego', html: '<p>Luego</p>', text: 'Luego' } as never, {
-      runAt: new Date(Date.now() + 3_600_000),
-    })
+    await enqueue(sendMailJob, { to: 'metricas@example.com', subject: 'Hola', html: '<p>Hola</p>', text: 'Hola' })
+    await enqueue(
+      sendMailJob,
+      { to: 'luego@example.com', subject: 'Luego', html: '<p>Luego</p>', text: 'Luego' },
+      {
+        runAt: new Date(Date.now() + 3_600_000),
+      },
+    )
     await runDueJobs({ names: ['mail.send'] })
     const { body, contentType } = await metricsText()
     expect(contentType).toMatch(/^text\/plain/)
