@@ -543,8 +543,10 @@ test.describe('every core: npm start with two server processes on one PostgreSQL
       const during: Array<number | string> = []
       for (let i = 0; i < 20; i++) {
         during.push(
-          (await fetch(`http://127.0.0.1:${port}/comunidad`, { headers: { Cookie: cookieHeader(member) } }).catch((error) => String(error)))
-            .status,
+          await fetch(`http://127.0.0.1:${port}/comunidad`, { headers: { Cookie: cookieHeader(member) } }).then(
+            (response) => response.status,
+            (error: unknown) => String(error),
+          ),
         )
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
