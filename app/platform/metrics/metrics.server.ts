@@ -93,7 +93,7 @@ export function measureReadiness(read: NonNullable<typeof sources.ready>) {
 
 /** `read` within the scrape's time limit; on failure or delay, undefined (the last value stays). */
 async function withinScrape<T>(read: () => Promise<T>) {
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let timer: NodeJS.Timeout | number | undefined
   try {
     return await Promise.race([read(), new Promise<undefined>((resolve) => (timer = setTimeout(resolve, SCRAPE_READ_TIMEOUT_MS)))])
   } catch {
