@@ -2,9 +2,12 @@
 // The app itself (server/app.ts) is compiled with the rest by `react-router build`.
 import compression from 'compression'
 import express from 'express'
+import cluster from 'node:cluster'
+import http from 'node:http'
 import net from 'node:net'
 import zlib from 'node:zlib'
 import { loadDotEnv } from './server/dotenv.js'
+import { metricsAddress, serveMetrics } from './server/metrics-server.js'
 
 loadDotEnv()
 // React, React Router and Express choose their production code (no development checks, no stack
@@ -13,6 +16,9 @@ loadDotEnv()
 process.env.NODE_ENV ??= 'production'
 const DEVELOPMENT = process.env.NODE_ENV === 'development'
 const PORT = Number.parseInt(process.env.PORT || '3000', 10)
+// A process `npm start` starts again beside others that serve listens once it is ready (decisions/0036):
+// the port is theirs meanwhile, and no request meets its start.
+const LISTEN_WHEN_READY = process.env.LISTEN_WHEN_READY === '1'
 /** `npm start` does not restart a server that exits with this: it cannot start as configured. */
 const CANNOT_START = 78
 
@@ -30,10 +36,17 @@ if (DEVELOPMENT) {
 } else {
   appModule = await import('./build/server/index.js')
 }
+let metrics
 try {
   appModule.checkConfiguration()
+  metrics = metricsAddress()
 } catch (error) {
   cannotStart(error)
+}
+// Under `npm start` the supervisor answers the scrape for every process; run alone, this one does.
+if (metrics) {
+  appModule.collectProcessMetrics()
+  if (!cluster.isWorker) await serveMetrics(metrics, () => appModule.metricsText()).catch(cannotStart)
 }
 
 // A request, however malformed, must not stop the server: whatever escapes every handler is
@@ -45,6 +58,10 @@ const server = express()
 server.disable('x-powered-by')
 let ready = false
 let closing = false
+// Readiness first: it answers while starting and draining (503 with its reason), with no session,
+// rate limit or log line (decisions/0036).
+server.get('/readyz', appModule.readyz)
+server.use(appModule.httpMetrics())
 server.use((req, res, next) => {
   // An event stream opened while stopping would hold the stop until DRAIN_MS: the browser comes back.
   const stream = closing && req.headers.accept === 'text/event-stream'
@@ -89,16 +106,20 @@ if (DEVELOPMENT) {
 
 if (process.env.TRUST_PROXY) server.set('trust proxy', appModule.trustProxySetting(process.env.TRUST_PROXY))
 
+const httpServer = http.createServer(server)
+function listen() {
+  return new Promise((resolve) => {
+    httpServer.once('listening', resolve)
+    httpServer.once('error', (error) =>
+      cannotStart(
+        error.code === 'EADDRINUSE' ? `port ${PORT} is already in use (another server is running there; set PORT to use another)` : error,
+      ),
+    )
+    httpServer.listen(PORT)
+  })
+}
 // Listen first: a port already in use stops the start before anything else runs.
-const httpServer = server.listen(PORT)
-await new Promise((resolve) => {
-  httpServer.once('listening', resolve)
-  httpServer.once('error', (error) =>
-    cannotStart(
-      error.code === 'EADDRINUSE' ? `port ${PORT} is already in use (another server is running there; set PORT to use another)` : error,
-    ),
-  )
-})
+if (!LISTEN_WHEN_READY) await listen()
 
 // A graceful stop (a deploy, a restart; the signal often reaches `npm start` and this process
 // both): no new connections; event streams closed at once (the browser reconnects, to another
@@ -148,6 +169,8 @@ let startedUp
 async function shutDown(signal) {
   if (closing) return
   closing = true
+  // /readyz says so before the listener closes: the load balancer stops sending here first.
+  appModule.markDraining()
   console.log(`${signal} received: finishing the requests in flight, then closing`)
   const force = setTimeout(() => process.exit(1), DRAIN_MS + 5_000)
   force.unref()
@@ -174,6 +197,8 @@ async function shutDown(signal) {
     httpServer.closeAllConnections()
   }
   await appModule.shutDown()
+  // With tracing on (server/tracing.js): the last spans are sent before leaving, within a second.
+  await Promise.race([globalThis[Symbol.for('circulo.flushTraces')]?.(), new Promise((resolve) => setTimeout(resolve, 1_000))])
   process.exit(0)
 }
 process.on('SIGINT', () => shutDown('SIGINT'))
@@ -182,4 +207,8 @@ process.on('SIGTERM', () => shutDown('SIGTERM'))
 startedUp = appModule.startUp().catch(cannotStart)
 await startedUp
 ready = true
-if (!closing) console.log(`Círculo CEO listening on http://localhost:${PORT}`)
+if (!closing) {
+  appModule.markServing()
+  if (LISTEN_WHEN_READY) await listen()
+  console.log(`Círculo CEO listening on http://localhost:${PORT}${cluster.isWorker ? ` (process ${process.pid})` : ''}`)
+}

@@ -2,14 +2,31 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router'
+import { type AppLoadContext, type EntryContext, type ServerInstrumentation, ServerRouter } from 'react-router'
 import { deferScriptsUntilPainted } from '~/platform/document/deferred-boot.server'
 import { NonceProvider } from '~/platform/document/nonce'
 import { isDatabaseUnavailable } from '~/platform/db/availability.server'
 import { RETRY_AFTER_SECONDS } from '~/platform/http/responses.server'
+import { noteRoutePattern } from '~/platform/http/request-context.server'
 import { logger } from '~/platform/logger.server'
 
 export const streamTimeout = 5_000
+
+/**
+ * The matched route's pattern ('/usuario/:userId', never the URL), for the HTTP metrics' label: React
+ * Router gives every loader and action of a request the pattern of the whole match.
+ */
+export const instrumentations: ServerInstrumentation[] = [
+  {
+    route(route) {
+      const note = async (handler: () => Promise<unknown>, { pattern }: { pattern: string }) => {
+        noteRoutePattern(pattern)
+        await handler()
+      }
+      route.instrument({ loader: note, action: note })
+    },
+  },
+]
 
 // Requests whose loaders failed because the database was away: a 503 with Retry-After, not a 500.
 const databaseAway = new WeakSet<Request>()

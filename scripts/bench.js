@@ -41,6 +41,8 @@
 //      resumed, sampling the server's memory; deletes the session and checks the disk is freed;
 //   7. stops the server (SIGTERM, then SIGKILL), drops the database, removes the data folder.
 // Prints one table per engine and writes everything to test-results/bench/latest.json.
+// `--workers=1,2` (PostgreSQL only) does none of that: it seeds once, then serves a few pages
+// through `npm start` with WEB_CONCURRENCY=1, then 2, and prints their figures side by side.
 // The load generator runs on the same (2-core) machine as the server: figures are for
 // comparing pages and versions on this machine, not a capacity estimate for production.
 import { execFileSync, spawn } from 'node:child_process'
@@ -85,6 +87,15 @@ const CONCURRENCY = (argValue('concurrency') ?? '1,10,50')
 /** `--scale=10`: ten times the seeded community (bench/seed.js); 100 on PostgreSQL only. */
 const SCALE = Number(argValue('scale') ?? 1)
 if (![1, 10, 100].includes(SCALE)) throw new Error(`--scale is 1, 10 or 100, not ${argValue('scale')}`)
+/**
+ * `--workers=1,2`: the same pages served by that many processes under `npm start`'s supervisor
+ * (WEB_CONCURRENCY, decisions/0036) on PostgreSQL, side by side in one table; nothing else is run.
+ */
+const WORKERS = argValue('workers')
+  ?.split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 1 && n <= 16)
+if (argValue('workers') && !WORKERS?.length) throw new Error(`--workers is a list of process counts (1 to 16), not ${argValue('workers')}`)
 /** `--take-guards` or `--take-guards=3`: that many runs at ×1 per engine, whose medians become the guards. */
 const TAKE_GUARDS = process.argv.includes('--take-guards') ? 3 : Number(argValue('take-guards') ?? 0)
 /**
@@ -480,9 +491,8 @@ async function videoSource(sessionId, cookie) {
 }
 
 // --- one engine ---------------------------------------------------------------------------------
-async function benchEngine(engine, scale) {
-  const label = engine === 'postgres' ? 'PostgreSQL (127.0.0.1:5432)' : 'PGlite (embedded, single process)'
-  console.log(`\n=== ${label}, ×${scale} ===`)
+/** A fresh data folder and, on PostgreSQL, a fresh database (both removed by the cleanups); the server's environment. */
+async function freshStore(engine) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-data-'))
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
   const logFile = path.join(dataDir, 'server.log')
@@ -505,7 +515,13 @@ async function benchEngine(engine, scale) {
     url.pathname = `/${name}`
     databaseUrl = url.toString()
   }
-  const env = serverEnv(dataDir, databaseUrl)
+  return { dataDir, logFile, env: serverEnv(dataDir, databaseUrl) }
+}
+
+async function benchEngine(engine, scale) {
+  const label = engine === 'postgres' ? 'PostgreSQL (127.0.0.1:5432)' : 'PGlite (embedded, single process)'
+  console.log(`\n=== ${label}, ×${scale} ===`)
+  const { dataDir, logFile, env } = await freshStore(engine)
   const phases = {}
   let phaseStart = performance.now()
   const endPhase = (name) => {
@@ -802,6 +818,169 @@ function printQueries(queries) {
         '(the first page adds the “Continuar viendo” query).',
     )
   }
+}
+
+// --- --workers: one page set, served by 1, 2… processes ------------------------------------------
+/** The server processes under a supervisor. */
+function childPids(pid) {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+  } catch {
+    return []
+  }
+}
+
+/** CPU seconds and memory (MiB) of the supervisor and its server processes together. */
+function treeUsage(pid) {
+  const usages = [pid, ...childPids(pid)].map(processUsage).filter(Boolean)
+  const sum = (key) => usages.reduce((total, usage) => total + usage[key], 0)
+  return { cpuSeconds: sum('cpuSeconds'), rssMiB: sum('rssMiB'), peakRssMiB: sum('peakRssMiB') }
+}
+
+/** `npm start` with `workers` processes, each with the memory ceiling one has alone; resolves once every one serves. */
+async function startSupervised(env, logFile, workers) {
+  const log = openSync(logFile, 'a')
+  const limit = Number(MEMORY_LIMIT || DEFAULT_MEMORY_LIMIT_MB)
+  const child = spawn(process.execPath, [path.join(root, 'scripts/start.js')], {
+    cwd: root,
+    detached: true,
+    env: { ...env, WEB_CONCURRENCY: String(workers), MEMORY_LIMIT_MB: String(limit * workers), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', log, log],
+  })
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    process.kill(-child.pid, 'SIGTERM')
+    const timer = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 15_000)
+    await exited
+    clearTimeout(timer)
+  }
+  cleanups.push(stop)
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`npm start exited with code ${child.exitCode}; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`)
+    const listening = (readFileSync(logFile, 'utf8').match(/Círculo CEO listening/g) ?? []).length
+    const ready = await get(`${BASE_URL}/readyz`, { timeoutMs: 2000 }).catch(() => null)
+    if (ready?.status === 200 && listening >= workers && childPids(child.pid).length === workers) return { child, stop }
+    await sleep(300)
+  }
+  throw new Error(`npm start with ${workers} processes was not ready within ${START_TIMEOUT_MS / 1000} s`)
+}
+
+async function benchWorkers(engine) {
+  console.log(`\n=== PostgreSQL (127.0.0.1:5432), ×${SCALE}: ${WORKERS.join(' vs ')} server processes under npm start ===`)
+  const { logFile, env } = await freshStore(engine)
+  process.stdout.write('Seeding… ')
+  const seeded = await runSeed({ ...env, BENCH_SCALE: String(SCALE) }, logFile, (child) =>
+    cleanups.push(async () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')),
+  )
+  console.log(`${seeded.counts.user} members, ${seeded.counts.community_posts} posts`)
+  // One connection cannot use a second process: 10 and 50 unless asked otherwise.
+  const concurrency = argValue('concurrency') ? CONCURRENCY : [10, 50]
+  const runs = []
+  for (const workers of WORKERS) {
+    process.stdout.write(`Starting ${workers} process${workers > 1 ? 'es' : ''}… `)
+    const server = await startSupervised(env, `${logFile}.${workers}`, workers)
+    console.log('ready')
+    const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
+    const rows = []
+    for (const target of TARGETS) {
+      const headers = { Cookie: cookie, 'Accept-Encoding': 'gzip' }
+      const check = await get(`${BASE_URL}${target.path}`, { headers: { Cookie: cookie } })
+      if (check.status !== 200 || !target.expect(check.body.toString('utf8')))
+        throw new Error(`${target.path} answered ${check.status} without the expected content`)
+      await runLoad({ url: `${BASE_URL}${target.path}`, headers, concurrency: 10, durationMs: WARMUP_SECONDS * 1000, maxRequests: 5000 })
+      for (const connections of concurrency) {
+        const before = treeUsage(server.child.pid)
+        const result = await runLoad({
+          url: `${BASE_URL}${target.path}`,
+          headers,
+          concurrency: connections,
+          durationMs: SECONDS * 1000,
+          maxRequests: MAX_REQUESTS,
+        })
+        const after = treeUsage(server.child.pid)
+        rows.push({
+          name: target.name,
+          concurrency: connections,
+          requestsPerSecond: result.requestsPerSecond,
+          p50Ms: result.p50Ms,
+          p99Ms: result.p99Ms,
+          errors: result.errors,
+          serverCpuPercent: Math.round(((after.cpuSeconds - before.cpuSeconds) / result.seconds) * 100),
+          serverPeakRssMiB: after.peakRssMiB,
+        })
+        await sleep(300)
+      }
+    }
+    await server.stop()
+    runs.push({ workers, rows })
+  }
+  printWorkers(runs)
+  return runs
+}
+
+/** One line per page and concurrency: req/s and p99 for each process count, and the last count's req/s over the first's. */
+function printWorkers(runs) {
+  const counts = runs.map((run) => run.workers)
+  console.log(
+    `\nServer processes ${counts.join(' vs ')} (req/s, p99 ms, server CPU incl. the supervisor; load generator on the same ${os.cpus().length} cores):`,
+  )
+  const head = [
+    'page'.padEnd(26),
+    'conc'.padStart(5),
+    ...counts.flatMap((n) => [`req/s ×${n}`.padStart(11), `p99 ×${n}`.padStart(9), `CPU ×${n}`.padStart(8)]),
+  ]
+  if (counts.length > 1) head.push(`×${counts.at(-1)}/×${counts[0]}`.padStart(8))
+  console.log(head.join(' '))
+  for (const [index, row] of runs[0].rows.entries()) {
+    const cells = runs.map((run) => run.rows[index])
+    const line = [row.name.padEnd(26), String(row.concurrency).padStart(5)]
+    for (const cell of cells)
+      line.push(String(cell.requestsPerSecond).padStart(11), String(cell.p99Ms).padStart(9), `${cell.serverCpuPercent}%`.padStart(8))
+    if (cells.length > 1) line.push((cells.at(-1).requestsPerSecond / cells[0].requestsPerSecond).toFixed(2).padStart(8))
+    console.log(line.join(' '))
+    const errors = cells.filter((cell) => cell.errors)
+    if (errors.length) console.log(`  errors: ${cells.map((cell) => cell.errors).join(' / ')}`)
+  }
+}
+
+if (WORKERS) {
+  let exitCode = 0
+  try {
+    for (const port of [PORT, COUNTER_PORT]) {
+      if (!(await portIsFree(port))) throw new Error(`port ${port} is in use on ${HOST}: stop what listens there first`)
+    }
+    if ((argValue('engine') ?? 'postgres') !== 'postgres' || args.has('--no-postgres'))
+      throw new Error("--workers runs on PostgreSQL only: PGlite is one process's database")
+    if (!(await postgresAnswers()))
+      throw new Error(`--workers needs PostgreSQL at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}: PGlite is one process's database`)
+    ensureBuild()
+    const runs = await benchWorkers('postgres')
+    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+    const file = path.join(path.dirname(RESULTS_FILE), 'workers.json')
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { date: new Date().toISOString(), commit, secondsPerScenario: SECONDS, scale: SCALE, cpus: os.cpus().length, runs },
+        null,
+        2,
+      ),
+    )
+    console.log(`\nResults: ${path.relative(root, file)}`)
+  } catch (error) {
+    exitCode = 1
+    console.error(`\nBenchmark failed: ${error instanceof Error ? error.stack : error}`)
+  } finally {
+    await runCleanups()
+  }
+  process.exit(exitCode)
 }
 
 // --- main -----------------------------------------------------------------------------------------

@@ -4,11 +4,14 @@ import { existsSync } from 'node:fs'
 import v8 from 'node:v8'
 import path from 'node:path'
 import express from 'express'
+import { trace } from '@opentelemetry/api'
 import * as serverBuild from 'virtual:react-router/server-build'
 import { closeDatabase, openDatabase } from '~/platform/db/client.server'
 import { grantRoleByEmail } from '~/features/members/roles.server'
 import { getEnv } from '~/platform/env.server'
-import { newRequestId, runWithRequestId } from '~/platform/http/request-context.server'
+import { newRequestId, type RouteLabel, runWithRequestId } from '~/platform/http/request-context.server'
+import { markDraining, markServing, readinessResponse } from '~/platform/http/readiness.server'
+import { collectProcessMetrics, httpRequestDuration, methodLabel, metricsText, routeLabel } from '~/platform/metrics/metrics.server'
 import { logger } from '~/platform/logger.server'
 import { UPLOAD_PATH } from '~/features/ceo-sessions/local-video.server'
 import { handleVideoUpload } from '~/features/ceo-sessions/video-upload.server'
@@ -41,7 +44,19 @@ declare module 'react-router' {
   }
 }
 
-export { createBackup, grantRoleByEmail, listFailedJobs, logger, restoreBackup, retryFailedJobs, trustProxySetting }
+export {
+  collectProcessMetrics,
+  createBackup,
+  grantRoleByEmail,
+  listFailedJobs,
+  logger,
+  markDraining,
+  markServing,
+  metricsText,
+  restoreBackup,
+  retryFailedJobs,
+  trustProxySetting,
+}
 
 /** Largest body of a request that is not a file upload (forms, JSON, webhooks). */
 const MAX_FORM_BODY_BYTES = 1024 * 1024
@@ -114,6 +129,33 @@ export async function openForCli() {
   )
 }
 
+/** `/readyz` (decisions/0036): mounted by server.js before anything else, so it answers while starting and draining. */
+export const readyz = fetchRoute(() => readinessResponse(), 'readiness')
+
+/**
+ * The HTTP histogram (circulo_http_request_duration_seconds), outermost: a request's time until
+ * its answer is written, labelled with the pattern of the route that took it ('static' for built
+ * files, 'unmatched' for what no route took), never its URL, whose ids would make a series each.
+ */
+export function httpMetrics(): express.RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now()
+    const route: RouteLabel = {}
+    res.locals.route = route
+    res.once('close', () => {
+      httpRequestDuration.observe(
+        {
+          method: methodLabel(req.method),
+          route: routeLabel(route.pattern),
+          status: String(res.statusCode),
+        },
+        (performance.now() - started) / 1000,
+      )
+    })
+    next()
+  }
+}
+
 /**
  * The built browser files: hashed assets cached for a year, the rest for an hour, each with the
  * headers that keep a file inert (the pages' own CSP comes with the pages).
@@ -121,6 +163,8 @@ export async function openForCli() {
 export function staticFiles() {
   const router = express.Router()
   const setHeaders = (res: express.Response) => {
+    const route = res.locals.route as RouteLabel | undefined
+    if (route) route.pattern = 'static'
     res.setHeader('X-Content-Type-Options', 'nosniff')
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
@@ -172,7 +216,9 @@ export function createApp({ development }: { development: boolean }) {
     // Every log line of this request carries its id; the browser gets it to quote.
     const requestId = newRequestId()
     res.setHeader('X-Request-Id', requestId)
-    runWithRequestId(requestId, next, req.method)
+    // With tracing on (decisions/0036), the request's span carries the id the log lines carry.
+    trace.getActiveSpan()?.setAttribute('request.id', requestId)
+    runWithRequestId(requestId, next, req.method, res.locals.route as RouteLabel | undefined)
   })
   app.use(allowedMethods())
   app.use(sameOriginWrites({ appOrigin: new URL(env.APP_URL).origin, exemptPrefixes: TOKEN_AUTHENTICATED_PATHS }))

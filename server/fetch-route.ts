@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import type express from 'express'
+import { noteRoutePattern } from '~/platform/http/request-context.server'
 import { unavailableIfDatabaseAway } from '~/platform/http/responses.server'
 import { logger } from '~/platform/logger.server'
 
@@ -19,6 +20,8 @@ export function fetchRoute(
   what: string,
 ): express.RequestHandler {
   return (req, res) => {
+    // Express's pattern ('/uploads/videos/:uploadId'), as React Router's for its routes.
+    if (req.route?.path) noteRoutePattern(String(req.route.path))
     handle(fetchRequestOf(req), req.params)
       .catch(unavailableIfDatabaseAway)
       .catch((thrown: unknown) => {

@@ -29,6 +29,14 @@ const EnvSchema = z.object({
     .int()
     .refine((value) => value === 0 || value >= 256, 'must be 0 or at least 256')
     .default(512),
+  // Read where they act (decisions/0036), listed here with the rest: the server processes `npm start`
+  // runs (scripts/workers.js), the metrics' private port and address (server/metrics-server.js), and
+  // OpenTelemetry's own variables, which turn tracing on (scripts/start.js, server/tracing.js).
+  WEB_CONCURRENCY: optionalString,
+  METRICS_PORT: optionalString,
+  METRICS_HOST: optionalString,
+  OTEL_TRACES_EXPORTER: optionalString,
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
   // Comma-separated e-mails that become admins at their first confirmed sign-in (bootstrap).
   ADMIN_EMAILS: z
     .string()

@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm'
 import { type JobDefinition, registerJobs } from './jobs/jobs.server'
+import { type BusinessGauge, registerGauges } from './metrics/metrics.server'
 import { type MemberDataPart, registerMemberData } from './privacy/member-data'
 import { registerSettings, type SettingsCard } from './settings/settings.server'
 
@@ -22,6 +23,8 @@ export interface Parts {
   console?: ConsoleEntry[]
   /** What of it /buscar finds, in the order the kinds stack (decisions/0031). */
   search?: Searchable[]
+  /** Numbers of it an operator watches, read from the database when metrics are scraped (decisions/0036). */
+  gauges?: BusinessGauge[]
 }
 
 export interface ConsoleEntry {
@@ -91,4 +94,5 @@ export function registerParts(parts: readonly Parts[]) {
   registerSettings(parts.flatMap((part) => (part.settings ? [part.settings] : [])))
   entries = parts.flatMap((part) => part.console ?? [])
   searchables = parts.flatMap((part) => part.search ?? [])
+  registerGauges(parts.flatMap((part) => part.gauges ?? []))
 }

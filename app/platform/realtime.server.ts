@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { type DbExecutor, getDatabase } from '~/platform/db/client.server'
 import { logger } from './logger.server'
+import { measureConnections } from './metrics/metrics.server'
 
 /**
  * Real-time fan-out across app processes: a write commits a NOTIFY on one channel, every
@@ -68,6 +69,8 @@ export function subscribe(userId: string, listener: Listener, onClose?: () => vo
 export async function publishInTransaction(tx: DbExecutor, event: RealtimeEvent) {
   await tx.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(event)})`)
 }
+
+measureConnections(() => openStreamCount())
 
 export function openStreamCount(userId?: string) {
   if (userId) return listenersByUser.get(userId)?.size ?? 0

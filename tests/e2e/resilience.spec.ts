@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -304,13 +304,105 @@ test('SIGTERM with 20 requests in flight: all 20 are answered, then the server e
   expect(server.output()).toContain('SIGTERM received')
 })
 
-test('SIGTERM to npm start’s whole process group with 20 signed-in pages in flight on keep-alive connections: all 20 answered, both processes exit 0', async () => {
-  test.setTimeout(180_000)
-  const port = 3299
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-group-'))
-  const [member] = seedMembers({ DATA_DIR: dataDir }).premium as [Member]
-  // `npm start` as systemd or a terminal runs it: the supervisor and its server in one process
-  // group of their own, which the signal is sent to.
+for (const { processes, port } of [
+  { processes: 1, port: 3299 },
+  { processes: 2, port: 3303 },
+]) {
+  test(`SIGTERM to npm start’s whole process group with 20 signed-in pages in flight on keep-alive connections, ${processes === 1 ? 'one server process (PGlite)' : 'two server processes (PostgreSQL)'}: all 20 answered, every process exits 0`, async () => {
+    test.setTimeout(180_000)
+    if (processes > 1) test.skip(!(await postgresAnswers()), `needs PostgreSQL at ${PG_URL}: PGlite is one process's database`)
+    // Two processes share one PostgreSQL database; one runs on its own embedded one.
+    const postgres = processes > 1 ? await seededPostgres('e2e_group') : undefined
+    const dataDir = postgres?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'e2e-group-'))
+    const [member] = (postgres?.members ?? seedMembers({ DATA_DIR: dataDir })).premium as [Member]
+    // `npm start` as systemd or a terminal runs it: the supervisor and its servers in one process
+    // group of their own, which the signal is sent to.
+    const supervisor = spawn(process.execPath, [path.join(APP_DIR, 'scripts/start.js')], {
+      cwd: APP_DIR,
+      detached: true,
+      env: {
+        PATH: process.env.PATH!,
+        PORT: String(port),
+        APP_URL: `http://localhost:${port}`,
+        DATA_DIR: dataDir,
+        AUTH_SECRET: SECRET,
+        LOG_LEVEL: 'warn',
+        ...(postgres ? { DATABASE_URL: postgres.direct.toString(), WEB_CONCURRENCY: String(processes), MEMORY_LIMIT_MB: '1024' } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    supervisor.stdout!.on('data', (chunk) => (output += chunk))
+    supervisor.stderr!.on('data', (chunk) => (output += chunk))
+    const exit = exited(supervisor)
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 20 })
+    try {
+      // Ready: every process serves (/readyz, not /healthz, which one process alone answers).
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status, { timeout: 90_000 })
+        .toBe(200)
+      await expect.poll(() => output.match(/Círculo CEO listening/g)?.length ?? 0, { timeout: 60_000 }).toBe(processes)
+      expect(workerPids(supervisor)).toHaveLength(processes)
+      /** A GET on the agent's keep-alive connections: once its bytes have left this process, and its complete answer (or how it failed). */
+      const send = (url: string) => {
+        const request = http.get({
+          host: '127.0.0.1',
+          port,
+          path: url,
+          agent,
+          headers: { Host: `localhost:${port}`, Cookie: cookieHeader(member) },
+        })
+        // 'finish' alone is not enough: on a connection still being made the bytes wait in this process.
+        const written = new Promise<void>((resolve) => {
+          const check = () =>
+            request.socket && !request.socket.connecting && request.socket.writableLength === 0 && request.writableFinished
+              ? resolve()
+              : setTimeout(check, 1)
+          check()
+        })
+        const answer = new Promise<number | string>((resolve) => {
+          request.on('response', (response) => {
+            response.resume()
+            response.on('end', () => resolve(response.complete ? response.statusCode! : 'incomplete'))
+            response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+          })
+          request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
+        })
+        return { written, answer }
+      }
+      // Twelve connections the server has already answered on and keeps open, idle.
+      for (const { answer } of Array.from({ length: 12 }, () => send('/healthz'))) expect(await answer).toBe(200)
+      const early = Array.from({ length: 10 }, () => send('/comunidad'))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      // Ten sent just before the signal, two on idle keep-alive connections and eight on new ones:
+      // their bytes are in the server's socket buffers, or their connections in its kernel's queue
+      // (the event loop is busy with the first ten), when it learns it has to stop.
+      const late = Array.from({ length: 10 }, () => send('/comunidad'))
+      await Promise.all(late.map(({ written }) => written))
+      const stoppedAt = Date.now()
+      process.kill(-supervisor.pid!, 'SIGTERM')
+      const statuses = await Promise.all([...early, ...late].map(({ answer }) => answer))
+      // 503 would be a refusal of work that arrived after the stop began; a closed connection never.
+      expect(
+        statuses.filter((status) => status === 200 || status === 503),
+        `answers: ${statuses.join(' ')}`,
+      ).toHaveLength(20)
+      expect(await exit, output).toBe(0)
+      expect(Date.now() - stoppedAt, 'within the drain limit (10 s)').toBeLessThan(10_000)
+      // The server went first: nothing of the group is left, and it was not started again.
+      expect(() => process.kill(-supervisor.pid!, 0)).toThrow()
+      expect(output.match(/SIGTERM received/g)).toHaveLength(processes)
+      expect(output).not.toContain('starting it again')
+    } finally {
+      agent.destroy()
+      killGroup(supervisor)
+      await postgres?.drop()
+    }
+  })
+}
+
+/** `npm start` (the snapshot's supervisor) in a process group of its own; resolves once /readyz answers 200. */
+async function startSupervised(port: number, env: Record<string, string>) {
   const supervisor = spawn(process.execPath, [path.join(APP_DIR, 'scripts/start.js')], {
     cwd: APP_DIR,
     detached: true,
@@ -318,9 +410,9 @@ test('SIGTERM to npm start’s whole process group with 20 signed-in pages in fl
       PATH: process.env.PATH!,
       PORT: String(port),
       APP_URL: `http://localhost:${port}`,
-      DATA_DIR: dataDir,
       AUTH_SECRET: SECRET,
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -328,67 +420,151 @@ test('SIGTERM to npm start’s whole process group with 20 signed-in pages in fl
   supervisor.stdout!.on('data', (chunk) => (output += chunk))
   supervisor.stderr!.on('data', (chunk) => (output += chunk))
   const exit = exited(supervisor)
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 20 })
   try {
-    await expect
-      .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status, { timeout: 90_000 })
-      .toBe(200)
-    /** A GET on the agent's keep-alive connections: once its bytes have left this process, and its complete answer (or how it failed). */
-    const send = (url: string) => {
-      const request = http.get({
-        host: '127.0.0.1',
-        port,
-        path: url,
-        agent,
-        headers: { Host: `localhost:${port}`, Cookie: cookieHeader(member) },
-      })
-      // 'finish' alone is not enough: on a connection still being made the bytes wait in this process.
-      const written = new Promise<void>((resolve) => {
-        const check = () =>
-          request.socket && !request.socket.connecting && request.socket.writableLength === 0 && request.writableFinished
-            ? resolve()
-            : setTimeout(check, 1)
-        check()
-      })
-      const answer = new Promise<number | string>((resolve) => {
-        request.on('response', (response) => {
-          response.resume()
-          response.on('end', () => resolve(response.complete ? response.statusCode! : 'incomplete'))
-          response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
-        })
-        request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
-      })
-      return { written, answer }
-    }
-    // Twelve connections the server has already answered on and keeps open, idle.
-    for (const { answer } of Array.from({ length: 12 }, () => send('/healthz'))) expect(await answer).toBe(200)
-    const early = Array.from({ length: 10 }, () => send('/comunidad'))
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    // Ten sent just before the signal, two on idle keep-alive connections and eight on new ones:
-    // their bytes are in the server's socket buffers, or their connections in its kernel's queue
-    // (the event loop is busy with the first ten), when it learns it has to stop.
-    const late = Array.from({ length: 10 }, () => send('/comunidad'))
-    await Promise.all(late.map(({ written }) => written))
-    const stoppedAt = Date.now()
-    process.kill(-supervisor.pid!, 'SIGTERM')
-    const statuses = await Promise.all([...early, ...late].map(({ answer }) => answer))
-    // 503 would be a refusal of work that arrived after the stop began; a closed connection never.
-    expect(
-      statuses.filter((status) => status === 200 || status === 503),
-      `answers: ${statuses.join(' ')}`,
-    ).toHaveLength(20)
-    expect(await exit, output).toBe(0)
-    expect(Date.now() - stoppedAt, 'within the drain limit (10 s)').toBeLessThan(10_000)
-    // The server went first: nothing of the group is left, and it was not started again.
-    expect(() => process.kill(-supervisor.pid!, 0)).toThrow()
-    expect(output).toContain('SIGTERM received')
-    expect(output).not.toContain('starting it again')
-  } finally {
-    agent.destroy()
-    try {
-      process.kill(-supervisor.pid!, 'SIGKILL')
-    } catch {
-      // Already gone, as it should be.
-    }
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status, { timeout: 90_000 }).toBe(200)
+  } catch (error) {
+    killGroup(supervisor)
+    throw new Error(`npm start on port ${port} did not become ready:\n${output}`, { cause: error })
   }
+  return { supervisor, exit, output: () => output }
+}
+
+function killGroup(child: ChildProcess) {
+  try {
+    process.kill(-child.pid!, 'SIGKILL')
+  } catch {
+    // Already gone, as it should be.
+  }
+}
+
+/** The server processes under a supervisor, by pid. */
+function workerPids(supervisor: ChildProcess) {
+  try {
+    return execFileSync('pgrep', ['-P', String(supervisor.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+      .sort()
+  } catch {
+    return []
+  }
+}
+
+test.describe('every core: npm start with two server processes on one PostgreSQL', () => {
+  test.beforeEach(async () => {
+    test.skip(!(await postgresAnswers()), `needs PostgreSQL at ${PG_URL} (.ci/run always has one): PGlite is one process's database`)
+  })
+
+  test('each process has its own pool and LISTEN connections; scheduled and queued jobs run once; one scrape answers for both; a crashed one is started again alone', async () => {
+    test.setTimeout(240_000)
+    const { database, direct, dataDir, members, admin, drop } = await seededPostgres('e2e_cluster')
+    const port = 3301
+    const metricsPort = 3302
+    const { supervisor, output } = await startSupervised(port, {
+      DATABASE_URL: direct.toString(),
+      DATA_DIR: dataDir,
+      WEB_CONCURRENCY: '2',
+      MEMORY_LIMIT_MB: '1024',
+      METRICS_PORT: String(metricsPort),
+      // The e-mail lines (the log transport) tell which process sent what.
+      LOG_LEVEL: 'info',
+    })
+    const [member] = members.premium as [Member]
+    try {
+      const pids = workerPids(supervisor)
+      expect(pids).toHaveLength(2)
+      // Both have started (each says so once it listens) before the database is looked at.
+      await expect.poll(() => output().match(/Círculo CEO listening on .* \(process \d+\)/g)?.length ?? 0, { timeout: 60_000 }).toBe(2)
+      const { rows: connections } = await admin.query<{ application_name: string; listening: number }>(
+        `select application_name, count(*) filter (where query ilike 'LISTEN%')::int as listening
+           from pg_stat_activity where datname = $1 and application_name like 'circulo:%' group by 1 order by 1`,
+        [database],
+      )
+      // Each its own pool and LISTEN connections (the job queue's, the event streams', the viewer
+      // cache's, the settings'): as many in one as in the other.
+      expect(connections.map((row) => row.application_name).sort()).toEqual(pids.map((pid) => `circulo:${pid}`).sort())
+      expect(connections[0]!.listening).toBeGreaterThanOrEqual(2)
+      expect(connections[1]!.listening).toBe(connections[0]!.listening)
+
+      // The schedules ran in both processes at start: today's housekeeping was queued once and ran
+      // once; the next one, which it queues, exists once.
+      const check = new pg.Client({ connectionString: direct.toString() })
+      await check.connect()
+      const housekeeping = async () =>
+        (
+          await check.query<{ status: string; attempts: number }>(
+            `select status, attempts from jobs where name = 'platform.housekeeping' order by run_at`,
+          )
+        ).rows
+      await expect.poll(async () => (await housekeeping()).map((row) => row.status), { timeout: 30_000 }).toEqual(['done', 'queued'])
+      expect((await housekeeping())[0]!.attempts).toBe(1)
+      const { rows: keys } = await check.query(`select dedupe_key from jobs where dedupe_key is not null group by 1 having count(*) > 1`)
+      expect(keys).toEqual([])
+
+      // Forty e-mails queued at once: both processes take them, each one is sent once.
+      const recipients = Array.from({ length: 40 }, (_, index) => `una-vez-${index}@example.com`)
+      await check.query(
+        `insert into jobs (name, payload) select 'mail.send', jsonb_build_object('to', r, 'subject', 'Una vez', 'html', '<p>Una vez</p>', 'text', 'Una vez') from unnest($1::text[]) r`,
+        [recipients],
+      )
+      await check.query(`select pg_notify('jobs', 'mail.send')`)
+      await expect
+        .poll(
+          async () => (await check.query(`select count(*)::int as n from jobs where name = 'mail.send' and status = 'done'`)).rows[0].n,
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(40)
+      const { rows: retried } = await check.query(`select count(*)::int as n from jobs where name = 'mail.send' and attempts <> 1`)
+      expect(retried[0].n).toBe(0)
+      for (const recipient of recipients) expect(output().split(`E-mail for ${recipient}:`).length - 1, recipient).toBe(1)
+      await check.end()
+
+      // One scrape answers for both: thirty requests, shared between them, are thirty in the scrape.
+      for (let i = 0; i < 30; i++) expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+      const profile = await fetch(`http://127.0.0.1:${port}/usuario/${crypto.randomUUID()}`, { headers: { Cookie: cookieHeader(member) } })
+      expect(profile.status).toBe(404)
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => null))?.status, 'never on the public port').not.toBe(200)
+      const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+      expect(scrape).toContain('circulo_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 30')
+      expect(scrape).toContain('route="/usuario/:userId",status="404"')
+      expect(scrape).toMatch(/circulo_jobs_completed_total\{kind="mail\.send"\} 40/)
+      expect(scrape).toMatch(/^circulo_ready 1$/m)
+      expect(scrape).toMatch(/^circulo_members [1-9]\d*$/m)
+      expect(scrape).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/)
+      writeFileSync(path.join(process.env.E2E_STATE_DIR ?? tmpdir(), 'cluster-scrape.txt'), scrape)
+
+      // A process that crashes is started again alone; the other serves meanwhile.
+      const [victim, survivor] = pids as [number, number]
+      process.kill(victim, 'SIGKILL')
+      await expect
+        .poll(output, { timeout: 10_000 })
+        .toMatch(/The server \(process [12] of 2\) stopped \(SIGKILL\); starting it again in 1 s\./)
+      const during: Array<number | string> = []
+      for (let i = 0; i < 20; i++) {
+        during.push(
+          await fetch(`http://127.0.0.1:${port}/comunidad`, { headers: { Cookie: cookieHeader(member) } }).then(
+            (response) => response.status,
+            (error: unknown) => String(error),
+          ),
+        )
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(
+        during.filter((status) => status !== 200),
+        `answers while one process restarts: ${during.join(' ')}`,
+      ).toEqual([])
+      await expect.poll(() => workerPids(supervisor).length, { timeout: 60_000 }).toBe(2)
+      const after = workerPids(supervisor)
+      expect(after).toContain(survivor)
+      expect(after).not.toContain(victim)
+      await expect.poll(() => output().match(/Círculo CEO listening on .* \(process \d+\)/g)?.length ?? 0, { timeout: 60_000 }).toBe(3)
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200)
+    } finally {
+      killGroup(supervisor)
+      await drop()
+    }
+  })
 })

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { applySubscriptionState, isEventProcessed, readSubscriptions } from './billing.server'
 import { getEnv } from '~/platform/env.server'
 import { logger } from '~/platform/logger.server'
+import { webhookEvents } from '~/platform/metrics/metrics.server'
 import { getStripe } from './stripe.server'
 import { applyInvoiceState, readInvoices } from './invoices.server'
 import type { Route } from './+types/stripe-webhook.route'
@@ -57,10 +58,14 @@ export async function action({ request }: Route.ActionArgs) {
     event = getStripe().webhooks.constructEvent(body, signature, env.STRIPE_WEBHOOK_SECRET, SIGNATURE_TOLERANCE_SECONDS)
   } catch (error) {
     logger.warn({ err: error }, 'Stripe webhook refused: bad signature')
+    webhookEvents.inc({ provider: 'stripe', outcome: 'rejected' })
     return Response.json({ error: 'invalid signature' }, { status: 400 })
   }
 
-  if (await isEventProcessed(event.id)) return Response.json({ received: true, duplicate: true })
+  if (await isEventProcessed(event.id)) {
+    webhookEvents.inc({ provider: 'stripe', outcome: 'duplicate' })
+    return Response.json({ received: true, duplicate: true })
+  }
 
   const { customerId, userId } = customerOf(event)
   if (INVOICE_EVENTS.has(event.type) && customerId) {
@@ -72,9 +77,11 @@ export async function action({ request }: Route.ActionArgs) {
         eventType: event.type,
       })
       logger.info({ eventId: event.id, type: event.type, customerId, result }, 'Stripe invoice event processed')
+      webhookEvents.inc({ provider: 'stripe', outcome: 'processed' })
       return Response.json({ received: true })
     } catch (error) {
       logger.error({ err: error, eventId: event.id }, 'Stripe invoice event failed; Stripe will retry')
+      webhookEvents.inc({ provider: 'stripe', outcome: 'failed' })
       return Response.json({ error: 'processing failed' }, { status: 500 })
     }
   }
@@ -82,6 +89,7 @@ export async function action({ request }: Route.ActionArgs) {
   // acknowledged untouched, so it can never take premium away from a paying member.
   if (!HANDLED.has(event.type) || !customerId) {
     logger.info({ eventId: event.id, type: event.type }, 'Stripe event acknowledged without changes')
+    webhookEvents.inc({ provider: 'stripe', outcome: 'processed' })
     return Response.json({ received: true, ignored: true })
   }
   try {
@@ -98,9 +106,11 @@ export async function action({ request }: Route.ActionArgs) {
       invoices,
     })
     logger.info({ eventId: event.id, type: event.type, customerId, result }, 'Stripe event processed')
+    webhookEvents.inc({ provider: 'stripe', outcome: 'processed' })
     return Response.json({ received: true })
   } catch (error) {
     logger.error({ err: error, eventId: event.id }, 'Stripe event failed; Stripe will retry')
+    webhookEvents.inc({ provider: 'stripe', outcome: 'failed' })
     return Response.json({ error: 'processing failed' }, { status: 500 })
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { getEnv } from '~/platform/env.server'
 import { logger } from '~/platform/logger.server'
+import { webhookEvents } from '~/platform/metrics/metrics.server'
 import { handleMuxEvent, verifyMuxWebhook } from './mux.server'
 import type { Route } from './+types/mux-webhook.route'
 
@@ -21,6 +22,7 @@ export async function action({ request }: Route.ActionArgs) {
     await verifyMuxWebhook(body, request.headers, env)
   } catch (error) {
     logger.warn({ err: error }, 'Mux webhook refused: bad signature')
+    webhookEvents.inc({ provider: 'mux', outcome: 'rejected' })
     return Response.json({ error: 'invalid signature' }, { status: 400 })
   }
 
@@ -29,6 +31,7 @@ export async function action({ request }: Route.ActionArgs) {
     event = MuxEvent.parse(JSON.parse(body))
   } catch (error) {
     logger.warn({ err: error }, 'Mux webhook refused: not an event')
+    webhookEvents.inc({ provider: 'mux', outcome: 'rejected' })
     return Response.json({ error: 'invalid payload' }, { status: 400 })
   }
 
@@ -36,12 +39,16 @@ export async function action({ request }: Route.ActionArgs) {
     const outcome = await handleMuxEvent(event)
     if (outcome === 'invalid') {
       logger.warn({ eventId: event.id, type: event.type }, 'Mux webhook refused: event without the fields it needs')
+      webhookEvents.inc({ provider: 'mux', outcome: 'rejected' })
       return Response.json({ error: 'invalid payload' }, { status: 400 })
     }
     logger.info({ eventId: event.id, type: event.type, outcome }, 'Mux event processed')
+    // Mux's duplicates change nothing (every state change is conditional): counted as processed.
+    webhookEvents.inc({ provider: 'mux', outcome: 'processed' })
     return Response.json({ received: true })
   } catch (error) {
     logger.error({ err: error, eventId: event.id, type: event.type }, 'Mux event failed; Mux will retry')
+    webhookEvents.inc({ provider: 'mux', outcome: 'failed' })
     return Response.json({ error: 'processing failed' }, { status: 500 })
   }
 }

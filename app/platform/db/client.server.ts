@@ -1,4 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { sql } from 'drizzle-orm'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -10,6 +11,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import { logger } from '~/platform/logger.server'
+import { dbErrors, dbStatementDuration, operationOf } from '~/platform/metrics/metrics.server'
 import { connectionRefused, failedWhileConnecting } from './availability.server'
 import * as schema from './schema'
 
@@ -65,6 +67,19 @@ export async function pingDatabase() {
   } catch {
     return false
   }
+}
+
+/**
+ * Whether every migration this version ships is applied (readiness, decisions/0036): the journal
+ * drizzle-kit writes beside them, against the rows drizzle's migrator keeps of what it applied.
+ */
+export async function migrationsApplied() {
+  const journal = JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number }>
+  }
+  const result = await getDb().execute<{ created_at: string | number }>(sql`select created_at from drizzle.__drizzle_migrations`)
+  const applied = new Set(result.rows.map((row) => Number(row.created_at)))
+  return journal.entries.every((entry) => applied.has(entry.when))
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -129,6 +144,8 @@ async function openPostgres({
   // database is back.
   const pool = new pg.Pool({
     connectionString: url,
+    // Each process's connections are told apart in pg_stat_activity (a cluster has one pool per worker).
+    application_name: APPLICATION_NAME,
     max: maxConnections,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
@@ -137,6 +154,7 @@ async function openPostgres({
   // An idle connection the server closed (a restart, a failover) leaves the pool; without a
   // listener its error would be thrown at the process.
   pool.on('error', (error) => logger.warn({ err: error }, 'PostgreSQL closed an idle connection'))
+  pool.on('connect', timeStatements)
   // Every statement and transaction takes its connection through connect() (pool.query calls it
   // too): what fails there is the database being away, whatever its code.
   const connect = pool.connect.bind(pool) as (callback?: (error: Error | undefined, ...rest: unknown[]) => void) => Promise<unknown> | void
@@ -145,7 +163,7 @@ async function openPostgres({
       ? connect((error, ...rest) => callback(failedWhileConnecting(error), ...rest))
       : (connect() as Promise<unknown>).catch((error: unknown) => Promise.reject(failedWhileConnecting(error)))) as typeof pool.connect
   const db = drizzlePg(pool, { schema, logger: faultSwitch })
-  await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })
+  await migrateOnce(url, () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }))
   const listeners: Array<() => Promise<void>> = []
   return {
     db,
@@ -162,6 +180,96 @@ async function openPostgres({
   }
 }
 
+const APPLICATION_NAME = `circulo:${process.pid}`
+
+/** Any number, the same in every version: the key of the lock migrations run under. */
+const MIGRATION_LOCK = 4_310_036
+
+/**
+ * Runs the migrations holding a PostgreSQL advisory lock, on a connection of its own (a command-line
+ * task's pool has one): the workers of a cluster, or two versions side by side during an upgrade,
+ * start at once, and drizzle's migrator, unlocked, would run a new migration in each of them (the
+ * second fails on what the first created). The others wait, then find nothing left to apply.
+ */
+async function migrateOnce(url: string, migrate: () => Promise<void>) {
+  const lock = new pg.Client({ connectionString: url, application_name: APPLICATION_NAME, connectionTimeoutMillis: 5_000 })
+  try {
+    await lock.connect()
+  } catch (error) {
+    await lock.end().catch(() => {})
+    throw failedWhileConnecting(error)
+  }
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
+    await migrate()
+  } finally {
+    // Ending the session releases the lock too.
+    await lock.end().catch(() => {})
+  }
+}
+
+/** Times each statement a pool's connection runs (circulo_db_statement_duration_seconds). */
+function timeStatements(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  client.query = ((...args: unknown[]) => {
+    const first = args[0] as { text?: string; submit?: unknown } | string | undefined
+    // A cursor or stream (not used by the app) reports on its own events: passed on as it is.
+    if (typeof first === 'object' && typeof first?.submit === 'function') return query(...args)
+    const end = startStatement(typeof first === 'string' ? first : (first?.text ?? ''))
+    const last = args.length - 1
+    if (typeof args[last] === 'function') {
+      // The pool's own query() hands its callback down.
+      const callback = args[last] as (error: unknown, ...rest: unknown[]) => void
+      args[last] = (error: unknown, ...rest: unknown[]) => {
+        end(error)
+        callback(error, ...rest)
+      }
+      return query(...args)
+    }
+    const result = query(...args) as Promise<unknown>
+    result.then(
+      () => end(undefined),
+      (error: unknown) => end(error),
+    )
+    return result
+  }) as typeof client.query
+}
+
+/** Starts timing one statement; the function returned records it once it is over. */
+function startStatement(text: string) {
+  const started = performance.now()
+  return (error: unknown) => {
+    dbStatementDuration.observe({ operation: operationOf(text) }, (performance.now() - started) / 1000)
+    if (error) dbErrors.inc()
+  }
+}
+
+/** The same for the embedded engine: its queries, and those of its transactions. */
+function timePglite(pglite: PGlite) {
+  const timed =
+    <Args extends unknown[], Result>(run: (text: string, ...rest: Args) => Promise<Result>) =>
+    async (text: string, ...rest: Args) => {
+      const end = startStatement(text)
+      try {
+        const result = await run(text, ...rest)
+        end(undefined)
+        return result
+      } catch (error) {
+        end(error)
+        throw error
+      }
+    }
+  pglite.query = timed(pglite.query.bind(pglite)) as typeof pglite.query
+  pglite.exec = timed(pglite.exec.bind(pglite)) as typeof pglite.exec
+  const transaction = pglite.transaction.bind(pglite)
+  pglite.transaction = ((callback: Parameters<typeof pglite.transaction>[0]) =>
+    transaction((tx) => {
+      tx.query = timed(tx.query.bind(tx)) as typeof tx.query
+      tx.exec = timed(tx.exec.bind(tx)) as typeof tx.exec
+      return callback(tx)
+    })) as typeof pglite.transaction
+}
+
 /** A dedicated LISTEN connection that comes back by itself after the server drops it. */
 async function listenOnPostgres(url: string, channel: string, onPayload: (payload: string) => void) {
   let client: pg.Client | undefined
@@ -169,7 +277,7 @@ async function listenOnPostgres(url: string, channel: string, onPayload: (payloa
   let retryTimer: NodeJS.Timeout | undefined
   const connect = async (attempt = 0): Promise<void> => {
     if (stopped) return
-    const next = new pg.Client({ connectionString: url })
+    const next = new pg.Client({ connectionString: url, application_name: APPLICATION_NAME })
     next.on('notification', (message) => {
       if (message.channel === channel && message.payload) onPayload(message.payload)
     })
@@ -209,6 +317,7 @@ async function openPglite(dataDir: string | undefined, template?: Blob): Promise
   }
   try {
     const pglite = await PGlite.create(dataDir, { extensions: pgliteExtensions, ...(template ? { loadDataDir: template } : {}) })
+    timePglite(pglite)
     const db = drizzlePglite(pglite, { schema, logger: faultSwitch }) as unknown as AppDb
     await migratePglite(drizzlePglite(pglite), { migrationsFolder: MIGRATIONS_FOLDER })
     return {

@@ -6,15 +6,29 @@ import { randomBytes } from 'node:crypto'
  * and the id is also sent to the browser (X-Request-Id) and shown on error pages, so a member's
  * report leads to the right log lines without the detail ever reaching the member.
  */
-const storage = new AsyncLocalStorage<{ requestId: string; memo?: Map<string, unknown> }>()
+const storage = new AsyncLocalStorage<{ requestId: string; memo?: Map<string, unknown>; route?: RouteLabel }>()
+
+/** The request's route pattern once a route has taken it (the metrics' label, never the URL). */
+export interface RouteLabel {
+  pattern?: string
+}
 
 export function newRequestId() {
   return randomBytes(6).toString('base64url')
 }
 
-/** `method`: reads (GET, HEAD) share values computed once; a write's loaders run after its action changed them. */
-export function runWithRequestId<T>(requestId: string, run: () => T, method = 'GET') {
-  return storage.run({ requestId, memo: method === 'GET' || method === 'HEAD' ? new Map() : undefined }, run)
+/**
+ * `method`: reads (GET, HEAD) share values computed once; a write's loaders run after its action
+ * changed them. `route`: where the route that takes the request writes its pattern.
+ */
+export function runWithRequestId<T>(requestId: string, run: () => T, method = 'GET', route?: RouteLabel) {
+  return storage.run({ requestId, memo: method === 'GET' || method === 'HEAD' ? new Map() : undefined, route }, run)
+}
+
+/** Called by the route that answers (React Router's instrumentation, an Express route): its pattern. */
+export function noteRoutePattern(pattern: string) {
+  const route = storage.getStore()?.route
+  if (route) route.pattern = pattern
 }
 
 /**

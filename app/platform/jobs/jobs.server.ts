@@ -1,6 +1,7 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm'
 import { type DbExecutor, getDatabase, getDb } from '~/platform/db/client.server'
 import { logger } from '~/platform/logger.server'
+import { jobsCompleted, jobsFailed, measureQueueDepth } from '~/platform/metrics/metrics.server'
 import { jobs } from './schema'
 
 /**
@@ -130,7 +131,9 @@ export async function runDueJobs({ names, limit = BATCH_SIZE }: { names?: string
         .update(jobs)
         .set({ status: 'done', lockedUntil: null, lastError: null, finishedAt: sql`now()` })
         .where(eq(jobs.id, job.id))
+      jobsCompleted.inc({ kind: job.name })
     } catch (error) {
+      jobsFailed.inc({ kind: job.name })
       const delay = (definition.retry ?? defaultRetry)(job.attempts, error)
       const lastError = String((error as Error)?.message ?? error).slice(0, 1000)
       logger.warn(
@@ -262,6 +265,11 @@ export async function discardFailedJobs(ids: number[], executor: DbExecutor = ge
     .returning({ id: jobs.id, name: jobs.name })
   return removed
 }
+
+// The queue's depth per kind, for the metrics (circulo_jobs_queue_depth): what waits, due or not.
+measureQueueDepth(async () =>
+  (await pendingJobsByName()).filter((row) => row.queued > 0).map((row) => ({ kind: row.name, waiting: row.queued })),
+)
 
 /** Jobs waiting or running, per kind (the queue's partial index: never the finished ones). */
 export async function pendingJobsByName() {

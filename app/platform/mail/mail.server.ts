@@ -5,6 +5,7 @@ import type { DbExecutor } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { logger } from '~/platform/logger.server'
+import { mailFailed, mailSent } from '~/platform/metrics/metrics.server'
 
 export interface OutgoingMail {
   to: string
@@ -88,7 +89,13 @@ export const sendMailJob = defineJob<MailMessage>({
   name: 'mail.send',
   label: 'Envío de correo',
   async run(message) {
-    await currentTransport().send({ ...message, from: getEnv().MAIL_FROM })
+    try {
+      await currentTransport().send({ ...message, from: getEnv().MAIL_FROM })
+    } catch (error) {
+      mailFailed.inc()
+      throw error
+    }
+    mailSent.inc()
   },
   retry: (attempts, error) => (isPermanentRejection(error) && attempts >= MAX_ATTEMPTS_WHEN_REJECTED ? null : retryDelaySeconds(attempts)),
 })
