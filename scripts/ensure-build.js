@@ -27,7 +27,9 @@ export function ensureBuild() {
   // --omit=dev`) cannot build: it runs the build it was shipped with, whatever the files' dates.
   if (!existsSync(BUILDER)) {
     if (existsSync(BUILD_ENTRY)) return
-    console.error('\nThe server could not start: there is no build, and this install cannot make one (run `npm install`, then `npm run build`)\n')
+    console.error(
+      '\nThe server could not start: there is no build, and this install cannot make one (run `npm install`, then `npm run build`)\n',
+    )
     process.exit(78)
   }
   const builtAt = existsSync(BUILD_ENTRY) ? statSync(BUILD_ENTRY).mtimeMs : 0

@@ -23,7 +23,20 @@ interface Stage {
   instructions: Instruction[]
 }
 
-const DOCKERFILE_KEYWORDS = new Set(['ARG', 'FROM', 'WORKDIR', 'COPY', 'RUN', 'ENV', 'VOLUME', 'USER', 'EXPOSE', 'HEALTHCHECK', 'ENTRYPOINT', 'CMD'])
+const DOCKERFILE_KEYWORDS = new Set([
+  'ARG',
+  'FROM',
+  'WORKDIR',
+  'COPY',
+  'RUN',
+  'ENV',
+  'VOLUME',
+  'USER',
+  'EXPOSE',
+  'HEALTHCHECK',
+  'ENTRYPOINT',
+  'CMD',
+])
 
 function parseDockerfile(text: string) {
   const instructions: Instruction[] = []
@@ -37,7 +50,8 @@ function parseDockerfile(text: string) {
     if (pending) pending.text += ` ${body}`
     else {
       const [keyword = '', ...rest] = body.split(/\s+/)
-      if (!DOCKERFILE_KEYWORDS.has(keyword)) throw new Error(`Dockerfile line ${index + 1}: ${keyword} is not an instruction this checker knows`)
+      if (!DOCKERFILE_KEYWORDS.has(keyword))
+        throw new Error(`Dockerfile line ${index + 1}: ${keyword} is not an instruction this checker knows`)
       pending = { keyword, text: rest.join(' '), line: index + 1 }
     }
     if (!continues) {
@@ -49,7 +63,8 @@ function parseDockerfile(text: string) {
   const globals = new Map<string, string>()
   let visible = new Map<string, string>()
   const stages: Stage[] = []
-  const expand = (text: string, values: Map<string, string>) => text.replace(/\$\{(\w+)\}/g, (whole, name: string) => values.get(name) ?? whole)
+  const expand = (text: string, values: Map<string, string>) =>
+    text.replace(/\$\{(\w+)\}/g, (whole, name: string) => values.get(name) ?? whole)
   for (const instruction of instructions) {
     if (instruction.keyword === 'ARG') {
       const [name = '', value] = instruction.text.split('=')
@@ -83,7 +98,7 @@ function only(stage: Stage, keyword: string) {
   return stage.instructions.filter((instruction) => instruction.keyword === keyword)
 }
 
-// ---- compose.yaml: block maps, block lists of scalars, "double-quoted" strings, [JSON] lists ----
+// ---- compose.yaml: block maps, block lists, plain and 'single-quoted' scalars, ['flow', 'lists'] ----
 
 type Yaml = string | null | Yaml[] | { [key: string]: Yaml }
 
@@ -93,11 +108,20 @@ function parseYamlSubset(text: string): Yaml {
     .map((raw, index) => ({ raw, number: index + 1, indent: raw.search(/\S/) }))
     .filter(({ raw }) => raw.trim() !== '' && !raw.trim().startsWith('#'))
   let index = 0
-  const scalar = (value: string, number: number): Yaml => {
-    if (value.startsWith('"') || value.startsWith('[')) return JSON.parse(value) as Yaml
-    if (/^['{&*!|>]/.test(value) || / #/.test(value)) throw new Error(`compose.yaml line ${number}: not in the subset this checker reads`)
+  const unsupported = (number: number) => new Error(`compose.yaml line ${number}: not in the subset this checker reads`)
+  const QUOTED = /^'((?:[^']|'')*)'$/
+  const scalar = (value: string, number: number): string => {
+    const quoted = QUOTED.exec(value)
+    if (quoted) return quoted[1]!.replaceAll("''", "'")
+    if (/^["{&*!|>%@`]/.test(value) || / #/.test(value)) throw unsupported(number)
     return value
   }
+  const flowList = (value: string, number: number): string[] => {
+    const inner = value.slice(1, -1).trim()
+    if (!value.endsWith(']')) throw unsupported(number)
+    return inner === '' ? [] : [...inner.matchAll(/\s*('(?:[^']|'')*'|[^,'[\]]+?)\s*(?:,|$)/g)].map((item) => scalar(item[1]!, number))
+  }
+  const value = (text: string, number: number): Yaml => (text.startsWith('[') ? flowList(text, number) : scalar(text, number))
   const block = (indent: number): Yaml => {
     const list = lines[index]!.raw.trim().startsWith('- ')
     const map: Record<string, Yaml> = {}
@@ -110,13 +134,13 @@ function parseYamlSubset(text: string): Yaml {
       index++
       if (list) {
         if (!body.startsWith('- ')) throw new Error(`compose.yaml line ${line.number}: a list item was expected`)
-        items.push(scalar(body.slice(2), line.number))
+        items.push(value(body.slice(2), line.number))
         continue
       }
       const match = /^([\w.-]+):(?:\s+(.+))?$/.exec(body)
       if (!match) throw new Error(`compose.yaml line ${line.number}: not in the subset this checker reads`)
       const next = lines[index]
-      map[match[1]!] = match[2] !== undefined ? scalar(match[2], line.number) : next && next.indent > indent ? block(next.indent) : null
+      map[match[1]!] = match[2] !== undefined ? value(match[2], line.number) : next && next.indent > indent ? block(next.indent) : null
     }
     return list ? items : map
   }
@@ -254,7 +278,8 @@ function checkContainer({
   for (const stage of stages) {
     if (stageNames.has(stage.base)) continue
     const major = Number(/^node:(\d+)-bookworm-slim$/.exec(stage.base)?.[1])
-    if (!(major >= engineMajor)) problem(`stage ${stage.name}: base image ${stage.base} is not node:<${engineMajor} or newer>-bookworm-slim`)
+    if (!(major >= engineMajor))
+      problem(`stage ${stage.name}: base image ${stage.base} is not node:<${engineMajor} or newer>-bookworm-slim`)
   }
 
   // Commands: npm scripts that exist, npm install (the project's way, never npm ci).
@@ -285,7 +310,10 @@ function checkContainer({
         .flatMap((each) => only(each, 'WORKDIR'))
         .at(-1)?.text
       const target = (source: string) =>
-        path.posix.join(stageWorkdir ?? '/', destination.endsWith('/') || sources.length > 1 ? path.posix.join(destination, path.posix.basename(source)) : destination)
+        path.posix.join(
+          stageWorkdir ?? '/',
+          destination.endsWith('/') || sources.length > 1 ? path.posix.join(destination, path.posix.basename(source)) : destination,
+        )
       for (const source of sources) {
         if (from) {
           const producer = stageOf(from)
@@ -293,7 +321,12 @@ function checkContainer({
             problem(`line ${line}: COPY --from=${from}: no such stage`)
             continue
           }
-          const relative = path.posix.relative(ancestry(producer).flatMap((each) => only(each, 'WORKDIR')).at(-1)?.text ?? '/', source)
+          const relative = path.posix.relative(
+            ancestry(producer)
+              .flatMap((each) => only(each, 'WORKDIR'))
+              .at(-1)?.text ?? '/',
+            source,
+          )
           const produced =
             relative === 'node_modules'
               ? runs(producer).some((run) => /npm install\b/.test(run))
@@ -316,7 +349,10 @@ function checkContainer({
   const inRuntime = (file: string) => copied.some((entry) => file === entry || file.startsWith(`${entry}/`))
   const scriptFiles = Object.values(packageJson.scripts)
     .map((command) => /^node (scripts\/[\w-]+\.js)$/.exec(command)?.[1])
-    .filter((file): file is string => Boolean(file) && ['start', 'backup', 'restore', 'jobs', 'make-admin'].some((name) => packageJson.scripts[name] === `node ${file}`))
+    .filter(
+      (file): file is string =>
+        Boolean(file) && ['start', 'backup', 'restore', 'jobs', 'make-admin'].some((name) => packageJson.scripts[name] === `node ${file}`),
+    )
   const seen = new Set<string>()
   for (const file of RUNTIME_FILES) if (!inRuntime(file)) problem(`the runtime stage lacks ${file} (copy it)`)
   const queue = [...RUNTIME_ENTRY_POINTS, ...scriptFiles]
@@ -341,7 +377,8 @@ function checkContainer({
   ]
   for (const file of runtimeSources) {
     for (const name of packageImports(file)) {
-      if (!packageJson.dependencies[name] && !DEVELOPMENT_ONLY.has(name)) problem(`${file} imports ${name}, which is not a production dependency`)
+      if (!packageJson.dependencies[name] && !DEVELOPMENT_ONLY.has(name))
+        problem(`${file} imports ${name}, which is not a production dependency`)
     }
   }
 
@@ -349,7 +386,8 @@ function checkContainer({
   const user = only(runtime, 'USER').at(-1)?.text
   if (!user || user === 'root' || user === '0') problem('the runtime stage runs as root')
   const cmd = execForm(only(runtime, 'CMD').at(-1)?.text ?? '')
-  if (cmd?.join(' ') !== packageJson.scripts.start) problem(`the runtime's CMD is not what npm start runs (${packageJson.scripts.start}) in exec form`)
+  if (cmd?.join(' ') !== packageJson.scripts.start)
+    problem(`the runtime's CMD is not what npm start runs (${packageJson.scripts.start}) in exec form`)
   const entrypoint = execForm(only(runtime, 'ENTRYPOINT').at(-1)?.text ?? '')
   if (!/\/tini$/.test(entrypoint?.[0] ?? '') || !runs(runtime).some((run) => /apt-get install[^&]*\btini\b/.test(run))) {
     problem('the runtime needs tini installed and as its ENTRYPOINT (SIGTERM to Node, zombies reaped)')
@@ -372,7 +410,8 @@ function checkContainer({
   // Health check: node (no curl in slim) running a copied script on a path the server answers.
   const checkHealth = (command: string[], where: string) => {
     const [program, script, urlPath = '/healthz'] = command[0] === 'CMD' ? command.slice(1) : command
-    if (program !== 'node' || !script || !inRuntime(script) || !existsSync(script)) problem(`${where}: runs ${command.join(' ')}, not node with a script of the image`)
+    if (program !== 'node' || !script || !inRuntime(script) || !existsSync(script))
+      problem(`${where}: runs ${command.join(' ')}, not node with a script of the image`)
     if (!isRoute(urlPath)) problem(`${where}: ${urlPath} is not a path the server answers`)
     return urlPath
   }
@@ -385,7 +424,8 @@ function checkContainer({
 
   // The data volume is the embedded database's folder.
   const volumes = only(runtime, 'VOLUME').map((instruction) => instruction.text)
-  if (!runtimeEnv.get('DATA_DIR') || !volumes.includes(runtimeEnv.get('DATA_DIR')!)) problem('the runtime must declare DATA_DIR as a VOLUME')
+  if (!runtimeEnv.get('DATA_DIR') || !volumes.includes(runtimeEnv.get('DATA_DIR')!))
+    problem('the runtime must declare DATA_DIR as a VOLUME')
 
   // compose.yaml
   const services = compose.services ?? {}
@@ -403,7 +443,8 @@ function checkContainer({
     if (name === 'DATABASE_URL') {
       const url = new URL(value.replace(/\$\{[^}]+\}/g, 'x'))
       const database = services[url.hostname]
-      if (!database?.image?.startsWith('postgres:')) problem(`compose.yaml: DATABASE_URL's host ${url.hostname} is not the PostgreSQL service`)
+      if (!database?.image?.startsWith('postgres:'))
+        problem(`compose.yaml: DATABASE_URL's host ${url.hostname} is not the PostgreSQL service`)
       else if (database.environment?.POSTGRES_USER !== url.username || database.environment?.POSTGRES_DB !== url.pathname.slice(1)) {
         problem('compose.yaml: DATABASE_URL does not name the PostgreSQL service’s user and database')
       }
@@ -417,12 +458,16 @@ function checkContainer({
     }
   }
   const published = (app.ports ?? []).map((mapping) => mapping.split(':').at(-1))
-  if (published.length === 0 || published.some((containerPort) => containerPort !== port)) problem(`compose.yaml: the app's ports ${published.join(', ')} are not ${port}`)
-  if (!app.volumes?.some((volume) => volume.split(':')[1] === runtimeEnv.get('DATA_DIR'))) problem('compose.yaml: no volume on the app’s DATA_DIR')
+  if (published.length === 0 || published.some((containerPort) => containerPort !== port))
+    problem(`compose.yaml: the app's ports ${published.join(', ')} are not ${port}`)
+  if (!app.volumes?.some((volume) => volume.split(':')[1] === runtimeEnv.get('DATA_DIR')))
+    problem('compose.yaml: no volume on the app’s DATA_DIR')
   if (!app.healthcheck) problem('compose.yaml: the app has no healthcheck')
-  else if (checkHealth(app.healthcheck.test, 'compose.yaml app healthcheck') !== '/readyz') problem('compose.yaml: the app’s healthcheck must be the readiness check /readyz')
+  else if (checkHealth(app.healthcheck.test, 'compose.yaml app healthcheck') !== '/readyz')
+    problem('compose.yaml: the app’s healthcheck must be the readiness check /readyz')
   const drainSeconds = Number(/const DRAIN_MS = ([\d_]+)/.exec(read('server.js'))?.[1]?.replace('_', '')) / 1000 + 5
-  if (!(Number.parseInt(app.stop_grace_period ?? '10', 10) > drainSeconds)) problem(`compose.yaml: stop_grace_period must exceed the server's ${drainSeconds} s drain`)
+  if (!(Number.parseInt(app.stop_grace_period ?? '10', 10) > drainSeconds))
+    problem(`compose.yaml: stop_grace_period must exceed the server's ${drainSeconds} s drain`)
   for (const [name, { condition }] of Object.entries(app.depends_on ?? {})) {
     const dependency = services[name]
     if (!dependency) problem(`compose.yaml: the app depends on ${name}, no such service`)
@@ -431,7 +476,8 @@ function checkContainer({
     }
   }
   const postgres = Object.values(services).find((service) => service.image?.startsWith('postgres:'))
-  if (!postgres || !app.depends_on?.[Object.keys(services).find((name) => services[name] === postgres)!]) problem('compose.yaml: the app must wait for a PostgreSQL service')
+  if (!postgres || !app.depends_on?.[Object.keys(services).find((name) => services[name] === postgres)!])
+    problem('compose.yaml: the app must wait for a PostgreSQL service')
   else {
     if (postgres.healthcheck?.test[1] !== 'pg_isready') problem('compose.yaml: PostgreSQL’s healthcheck must be pg_isready')
     // npm run backup in the image: its pg_dump must be at least the server's version.
@@ -441,13 +487,17 @@ function checkContainer({
     }
   }
   const bucket = app.environment?.S3_BUCKET
-  if (bucket && !Object.values(services).some((service) => service.entrypoint?.join(' ').includes(`mb --ignore-existing store/${bucket}`))) {
+  if (
+    bucket &&
+    !Object.values(services).some((service) => service.entrypoint?.join(' ').includes(`mb --ignore-existing store/${bucket}`))
+  ) {
     problem(`compose.yaml: no one-shot service creates the bucket ${bucket}`)
   }
   for (const service of Object.values(services)) {
     for (const volume of service.volumes ?? []) {
       const name = volume.split(':')[0]!
-      if (!name.startsWith('.') && !name.startsWith('/') && !(name in (compose.volumes ?? {}))) problem(`compose.yaml: volume ${name} is not declared`)
+      if (!name.startsWith('.') && !name.startsWith('/') && !(name in (compose.volumes ?? {})))
+        problem(`compose.yaml: volume ${name} is not declared`)
     }
   }
   return problems
@@ -463,14 +513,24 @@ describe('the container, by simulation', () => {
   test.each([
     ['a COPY of a path that does not exist', 'COPY drizzle ./drizzle', 'COPY drizzel ./drizzle', /COPY drizzel: not in the build context/],
     ['a COPY of a path .dockerignore leaves out', 'COPY drizzle ./drizzle', 'COPY tests ./tests', /COPY tests: not in the build context/],
-    ['a script left out of the runtime', 'COPY scripts ./scripts', 'COPY scripts/start.js ./scripts/', /the runtime stage lacks scripts\/memory\.js/],
+    [
+      'a script left out of the runtime',
+      'COPY scripts ./scripts',
+      'COPY scripts/start.js ./scripts/',
+      /the runtime stage lacks scripts\/memory\.js/,
+    ],
     ['an npm script that does not exist', 'RUN npm run build', 'RUN npm run compile', /npm run compile is not a script/],
     ['npm ci', 'RUN npm install --no-audit', 'RUN npm ci --no-audit', /npm install, not npm ci/],
     ['development dependencies at run time', 'npm install --omit=dev', 'npm install', /production install/],
     ['a health check on a path nobody answers', '"/healthz"]', '"/health"]', /\/health is not a path the server answers/],
     ['root', 'USER node', 'USER root', /runs as root/],
     ['another command than npm start', 'CMD ["node", "scripts/start.js"]', 'CMD ["node", "server.js"]', /not what npm start runs/],
-    ['a shell between the signal and Node', 'CMD ["node", "scripts/start.js"]', 'CMD node scripts/start.js', /not what npm start runs .* in exec form/],
+    [
+      'a shell between the signal and Node',
+      'CMD ["node", "scripts/start.js"]',
+      'CMD node scripts/start.js',
+      /not what npm start runs .* in exec form/,
+    ],
     ['a stage that forgets to declare the ARG it uses', 'ARG PG_MAJOR\n# tini', '# tini', /PostgreSQL 17 is not the image's pg_dump/],
     ['the migrations left out', 'COPY drizzle ./drizzle\n', '', /the runtime stage lacks drizzle\/meta\/_journal\.json/],
     ['a port the server does not use', 'EXPOSE 3000', 'EXPOSE 8080', /EXPOSE 8080 is not the port/],
@@ -482,13 +542,18 @@ describe('the container, by simulation', () => {
   })
 
   test.each([
-    ['a published port the server does not use', '"127.0.0.1:3000:3000"', '"127.0.0.1:3000:3001"', /ports 3001 are not 3000/],
-    ['a variable the app never reads', 'S3_REGION: "us-east-1"', 'S3_ZONE: "us-east-1"', /S3_ZONE is never read/],
-    ['a health check on a path nobody answers', '"/readyz"]', '"/ready"]', /\/ready is not a path the server answers/],
+    ['a published port the server does not use', "'127.0.0.1:3000:3000'", "'127.0.0.1:3000:3001'", /ports 3001 are not 3000/],
+    ['a variable the app never reads', "S3_REGION: 'us-east-1'", "S3_ZONE: 'us-east-1'", /S3_ZONE is never read/],
+    ['a health check on a path nobody answers', "'/readyz']", "'/ready']", /\/ready is not a path the server answers/],
     ['a database host that is not the service', '@postgres:5432', '@db:5432', /host db is not the PostgreSQL service/],
-    ['a PostgreSQL newer than the image’s pg_dump', 'postgres:17-bookworm', 'postgres:18-bookworm', /PostgreSQL 18 is not the image's pg_dump/],
-    ['an undeclared volume', '"minio-data:/data"', '"store-data:/data"', /volume store-data is not declared/],
-    ['a bucket nobody creates', 'S3_BUCKET: "circulo-uploads"', 'S3_BUCKET: "uploads"', /no one-shot service creates the bucket uploads/],
+    [
+      'a PostgreSQL newer than the image’s pg_dump',
+      'postgres:17-bookworm',
+      'postgres:18-bookworm',
+      /PostgreSQL 18 is not the image's pg_dump/,
+    ],
+    ['an undeclared volume', "'minio-data:/data'", "'store-data:/data'", /volume store-data is not declared/],
+    ['a bucket nobody creates', "S3_BUCKET: 'circulo-uploads'", "S3_BUCKET: 'uploads'", /no one-shot service creates the bucket uploads/],
     ['a grace period shorter than the drain', 'stop_grace_period: 20s', 'stop_grace_period: 10s', /stop_grace_period must exceed/],
     ['secrets baked in rather than read from .env', 'env_file: .env', 'env_file: app.env', /secrets from env_file \.env/],
   ])('the check reports %s in compose.yaml', (_, from, to, expected) => {
@@ -497,14 +562,14 @@ describe('the container, by simulation', () => {
   })
 
   test('the check reports a service waited for on a health it does not report', () => {
-    const withoutHealth = compose.replace(/ {4}healthcheck:\n {6}test: \["CMD", "pg_isready".*\n( {6}\w+: .*\n)*/, '')
+    const withoutHealth = compose.replace(/ {4}healthcheck:\n {6}test: \['CMD', 'pg_isready'.*\n( {6}\w+: .*\n)*/, '')
     expect(withoutHealth).not.toContain('pg_isready')
     expect(checkContainer({ compose: withoutHealth }).join('\n')).toMatch(/waits for postgres with service_healthy, which it cannot report/)
   })
 
   test('the parsers refuse what they do not understand instead of guessing', () => {
     expect(() => parseDockerfile('FROM node:20-bookworm-slim\nADD https://example.com/x /x\n')).toThrow(/ADD is not an instruction/)
-    expect(() => parseYamlSubset("services:\n  app:\n    image: 'x'\n")).toThrow(/not in the subset/)
+    expect(() => parseYamlSubset('services:\n  app:\n    image: "x"\n')).toThrow(/not in the subset/)
   })
 
   test('the runtime stage, without development dependencies, runs the build it was given instead of building', () => {
@@ -521,11 +586,15 @@ describe('the container, by simulation', () => {
       mkdirSync(path.join(root, 'server'))
       writeFileSync(path.join(root, 'server/dotenv.js'), '')
       const run = () =>
-        execFileSync(process.execPath, ['--input-type=module', '-e', `import { ensureBuild } from './scripts/ensure-build.js'; ensureBuild(); console.log('ran')`], {
-          cwd: root,
-          encoding: 'utf8',
-          stdio: 'pipe',
-        })
+        execFileSync(
+          process.execPath,
+          ['--input-type=module', '-e', `import { ensureBuild } from './scripts/ensure-build.js'; ensureBuild(); console.log('ran')`],
+          {
+            cwd: root,
+            encoding: 'utf8',
+            stdio: 'pipe',
+          },
+        )
       expect(run().trim()).toBe('ran')
       rmSync(path.join(root, 'build'), { recursive: true })
       expect(run).toThrow(/there is no build, and this install cannot make one/)
