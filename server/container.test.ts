@@ -282,6 +282,15 @@ function checkContainer({
       problem(`stage ${stage.name}: base image ${stage.base} is not node:<${engineMajor} or newer>-bookworm-slim`)
   }
 
+  // The build stage's context: every source the build reads (ensure-build.js's list) and the
+  // TypeScript configuration its path aliases come from.
+  const buildSources = [...(/const SOURCES = \[([^\]]*)\]/.exec(read('scripts/ensure-build.js'))?.[1] ?? '').matchAll(/'([^']+)'/g)].map(
+    (match) => match[1]!,
+  )
+  for (const source of [...buildSources, 'tsconfig.json', 'package-lock.json']) {
+    if (!existsSync(source) || ignoredByDocker(source, dockerignore)) problem(`the build needs ${source}, which .dockerignore leaves out`)
+  }
+
   // Commands: npm scripts that exist, npm install (the project's way, never npm ci).
   for (const stage of stages) {
     for (const { text, line } of only(stage, 'RUN')) {
@@ -565,6 +574,10 @@ describe('the container, by simulation', () => {
     const withoutHealth = compose.replace(/ {4}healthcheck:\n {6}test: \['CMD', 'pg_isready'.*\n( {6}\w+: .*\n)*/, '')
     expect(withoutHealth).not.toContain('pg_isready')
     expect(checkContainer({ compose: withoutHealth }).join('\n')).toMatch(/waits for postgres with service_healthy, which it cannot report/)
+  })
+
+  test('the check reports a build source .dockerignore leaves out', () => {
+    expect(checkContainer({ dockerignore: `${read('.dockerignore')}\npublic\n` }).join('\n')).toMatch(/the build needs public/)
   })
 
   test('the parsers refuse what they do not understand instead of guessing', () => {
