@@ -232,19 +232,25 @@ function ignoredByDocker(file: string, dockerignore: string) {
   return ignored
 }
 
-/** Local modules a file imports (static and dynamic), resolved from the project's root. */
-function localImports(file: string) {
-  const text = read(file)
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|^import\s+)'(\.{1,2}\/[^']+)'/gm)].map((match) => match[1]!)
-  return specifiers.map((specifier) => path.normalize(path.join(path.dirname(file), specifier)))
+/** What a file imports for its code: import and export statements, dynamic imports; not `import type`. */
+function importSpecifiers(file: string) {
+  const text = read(file).replace(/^import type [^;]*?from '[^']+'/gm, '')
+  return [...text.matchAll(/^(?:import|export)\s[\w\s{},*$]*?\sfrom\s+'([^']+)'|^import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm)].map(
+    (match) => (match[1] ?? match[2] ?? match[3])!,
+  )
 }
 
-/** Packages a file imports for its code (not `import type`). */
+/** Local modules a file imports, from the project's root. */
+function localImports(file: string) {
+  return importSpecifiers(file)
+    .filter((specifier) => /^\.{1,2}\//.test(specifier))
+    .map((specifier) => path.normalize(path.join(path.dirname(file), specifier)))
+}
+
+/** Packages a file imports. */
 function packageImports(file: string) {
-  const text = read(file).replace(/^import type [^;]*?from '[^']+'/gm, '')
-  return [...text.matchAll(/(?:from\s+|import\s*\(\s*|^import\s+)'([^'.~/][^']*)'/gm)]
-    .map((match) => match[1]!)
-    .filter((name) => !name.startsWith('node:') && !name.startsWith('virtual:'))
+  return importSpecifiers(file)
+    .filter((name) => !/^[.~/]/.test(name) && !name.startsWith('node:') && !name.startsWith('virtual:'))
     .map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]!))
 }
 
