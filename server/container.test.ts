@@ -464,6 +464,9 @@ function checkContainer({
         problem('compose.yaml: DATABASE_URL does not name the PostgreSQL service’s user and database')
       }
     }
+    if ((name === 'PORT' || name === 'DATA_DIR') && value !== runtimeEnv.get(name)) {
+      problem(`compose.yaml: the app's ${name} ${value} is not the image's ${runtimeEnv.get(name)}`)
+    }
     if (name === 'S3_ENDPOINT' && !services[new URL(value).hostname]) problem(`compose.yaml: S3_ENDPOINT's host is not a service`)
   }
   for (const match of composeText.matchAll(/\$\{(\w+)/g)) {
@@ -570,6 +573,12 @@ describe('the container, by simulation', () => {
     ['an undeclared volume', "'minio-data:/data'", "'store-data:/data'", /volume store-data is not declared/],
     ['a bucket nobody creates', "S3_BUCKET: 'circulo-uploads'", "S3_BUCKET: 'uploads'", /no one-shot service creates the bucket uploads/],
     ['a grace period shorter than the drain', 'stop_grace_period: 20s', 'stop_grace_period: 10s', /stop_grace_period must exceed/],
+    [
+      'another data folder than the image’s volume',
+      "DATA_DIR: '/data'",
+      "DATA_DIR: './data'",
+      /DATA_DIR \.\/data is not the image's \/data/,
+    ],
     ['secrets baked in rather than read from .env', 'env_file: .env', 'env_file: app.env', /secrets from env_file \.env/],
   ])('the check reports %s in compose.yaml', (_, from, to, expected) => {
     expect(compose).toContain(from)
