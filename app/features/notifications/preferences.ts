@@ -6,12 +6,18 @@ type NotificationType = (typeof notifications.$inferSelect)['type']
 export type Channel = (typeof notificationSettings.$inferSelect)['comments']
 export type DigestFrequency = (typeof notificationSettings.$inferSelect)['digest']
 
-/** What a member chooses for each topic (issue 14), in the words of the /perfil form. */
+/** What a member chooses for each topic (issues 14 and 42), in the words of the /perfil form, in its order. */
 export const CHANNEL_LABELS: Record<Channel, string> = {
-  email: 'En la web y por email',
   web: 'Solo en la web',
+  email: 'En la web y por email',
+  push: 'En la web y por notificación push',
+  all: 'En la web, por email y por notificación push',
   off: 'Nada',
 }
+
+/** The choices that e-mail the topic, and those that push it (to every device the member turned push on). */
+export const byEmail = (channel: Channel | null | undefined) => channel === 'email' || channel === 'all'
+export const byPush = (channel: Channel | null | undefined) => channel === 'push' || channel === 'all'
 
 export const DIGEST_LABELS: Record<DigestFrequency, string> = {
   never: 'Nunca',

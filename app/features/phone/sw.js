@@ -65,9 +65,14 @@ async function asset(request) {
   return response
 }
 
-/** Signing out leaves nothing behind but this build's precached shell (the same for everyone). */
+/**
+ * Signing out leaves nothing behind but this build's precached shell (the same for everyone), and
+ * this browser's push subscription ends: the next member on it gets none of the last one's pushes.
+ */
 async function signOut(request) {
   const response = await fetch(request)
+  const subscription = await self.registration.pushManager?.getSubscription()
+  if (subscription) await subscription.unsubscribe().catch(() => false)
   const names = await caches.keys()
   await Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name)))
   const cache = await caches.open(CACHE)

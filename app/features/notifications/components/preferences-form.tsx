@@ -8,6 +8,9 @@ export interface PreferencesView {
   topics: Partial<Record<Topic, Channel>>
   digest: DigestFrequency
   timeZone: string | null
+  /** Quiet hours, 'HH:MM' in the member's zone. */
+  quietStart: string
+  quietEnd: string
 }
 
 const radio = 'size-4 shrink-0 accent-primary'
@@ -84,6 +87,35 @@ export function PreferencesForm({
               {DIGEST_LABELS[frequency]}
             </label>
           ))}
+        </div>
+      </fieldset>
+      <fieldset className="grid gap-2">
+        <legend className="text-sm font-medium">Horas de silencio</legend>
+        <p className="text-sm text-muted-foreground">
+          Las notificaciones push que lleguen entre estas horas {zoneName ? `(${zoneName})` : 'de tu zona horaria'} esperan al final; en
+          la web las verás al momento.
+        </p>
+        <div className="flex flex-wrap gap-4">
+          <label className="grid gap-1 text-sm">
+            Desde
+            <input
+              type="time"
+              name="quietStart"
+              required
+              defaultValue={preferences.quietStart}
+              className="h-10 rounded-md border border-input bg-background px-3"
+            />
+          </label>
+          <label className="grid gap-1 text-sm">
+            Hasta
+            <input
+              type="time"
+              name="quietEnd"
+              required
+              defaultValue={preferences.quietEnd}
+              className="h-10 rounded-md border border-input bg-background px-3"
+            />
+          </label>
         </div>
       </fieldset>
       <Button type="submit" variant="outline" disabled={saving} className="justify-self-start">
