@@ -146,7 +146,9 @@ export async function saveSubscription(userId: string, subscription: { endpoint:
 }
 
 /** The member's devices with push on, newest first, for /perfil. */
-export async function listDevices(userId: string) {
+export const listDevices = (userId: string) => devicesQuery(userId)
+
+export function devicesQuery(userId: string) {
   return getDb()
     .select({
       id: pushSubscriptions.id,
