@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { Button } from '~/ui/button'
 import type { Role } from '~/platform/auth/schema'
-import { CHANNEL_LABELS, type Channel, DIGEST_LABELS, type DigestFrequency, type Topic, topicsFor } from '../preferences'
+import { CHANNEL_LABELS, type Channel, channelsOf, DIGEST_LABELS, type DigestFrequency, type Topic, topicsFor } from '../preferences'
 
 export interface PreferencesView {
   topics: Partial<Record<Topic, Channel>>
@@ -58,7 +58,7 @@ export function PreferencesForm({
               {topic.label}
             </p>
             <div role="radiogroup" aria-labelledby={`topic-${topic.key}`} className="flex flex-wrap gap-x-4 gap-y-2">
-              {(Object.keys(CHANNEL_LABELS) as Channel[]).map((channel) => (
+              {channelsOf(topic).map((channel) => (
                 <label key={channel} className="flex items-center gap-2 text-sm">
                   <input
                     type="radio"
