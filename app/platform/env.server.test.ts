@@ -38,7 +38,9 @@ describe('configuration', () => {
     expect(parseEnv({ DATA_DIR: dir }).vapid).toEqual(local)
     const keys = { VAPID_PUBLIC_KEY: local.publicKey, VAPID_PRIVATE_KEY: local.privateKey, VAPID_SUBJECT: 'mailto:ops@circulo.example' }
     expect(parseEnv({ DATA_DIR: dataDir(), ...keys }).vapid).toEqual({ ...local, subject: 'mailto:ops@circulo.example' })
-    expect(() => parseEnv({ DATA_DIR: dir, VAPID_PUBLIC_KEY: local.publicKey })).toThrow(/VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT/)
+    expect(() => parseEnv({ DATA_DIR: dir, VAPID_PUBLIC_KEY: local.publicKey })).toThrow(
+      /VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT/,
+    )
     expect(() => parseEnv({ DATA_DIR: dir, ...keys, VAPID_PUBLIC_KEY: 'short' })).toThrow(/VAPID_PUBLIC_KEY: must be the public key/)
     expect(() => parseEnv({ DATA_DIR: dir, ...keys, VAPID_SUBJECT: 'ops@circulo.example' })).toThrow(/VAPID_SUBJECT: must be mailto/)
     const publicSite = {

@@ -153,7 +153,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     }
   }
   const vapidSet = [parsed.VAPID_PUBLIC_KEY, parsed.VAPID_PRIVATE_KEY, parsed.VAPID_SUBJECT].filter(Boolean).length
-  if (vapidSet > 0 && vapidSet < 3) throw new Error('Web push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (npm run vapid prints them)')
+  if (vapidSet > 0 && vapidSet < 3)
+    throw new Error('Web push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (npm run vapid prints them)')
   if (isPublic) {
     const missing = [
       !parsed.AUTH_SECRET && 'AUTH_SECRET (at least 32 characters)',

@@ -26,10 +26,7 @@ export const PreferencesSchema = z.object({
       const choices = 'withoutPush' in topic ? channel.exclude(['push', 'all']) : channel
       return [topic.key, 'only' in topic ? choices.optional() : choices]
     }),
-  ) as Record<
-    (typeof TOPICS)[number]['key'],
-    typeof channel
-  >),
+  ) as Record<(typeof TOPICS)[number]['key'], typeof channel>),
   digest: z.enum(Object.keys(DIGEST_LABELS) as ['never', 'daily', 'weekly'], 'Elige la frecuencia del resumen'),
   // Quiet hours (issue 42): a browser without the fields keeps the ones saved.
   quietStart: clockTime.optional(),

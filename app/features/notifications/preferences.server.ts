@@ -4,7 +4,12 @@ import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { type Channel, type DigestFrequency, type MailingList, type Topic, TOPICS } from './preferences'
 import { notificationSettings } from './schema'
 
-export type Preferences = Record<Topic, Channel> & { digest: DigestFrequency; timeZone: string | null; quietStart: number; quietEnd: number }
+export type Preferences = Record<Topic, Channel> & {
+  digest: DigestFrequency
+  timeZone: string | null
+  quietStart: number
+  quietEnd: number
+}
 
 /** Each topic's column (TOPICS in preferences.ts). */
 const TOPIC_COLUMNS = {
@@ -69,7 +74,11 @@ export async function deliveryFor(executor: DbExecutor, userId: string, topic: T
 /** Without a zone (a browser without the page's script), the known one stays; so do quiet hours not sent. */
 export async function savePreferences(
   userId: string,
-  preferences: Omit<Preferences, 'timeZone' | 'quietStart' | 'quietEnd'> & { timeZone?: string | null; quietStart?: number; quietEnd?: number },
+  preferences: Omit<Preferences, 'timeZone' | 'quietStart' | 'quietEnd'> & {
+    timeZone?: string | null
+    quietStart?: number
+    quietEnd?: number
+  },
 ) {
   // The digest's query reads the zone in SQL: one the database does not know would stop it for everyone.
   if (preferences.timeZone && !(await databaseKnowsZone(preferences.timeZone))) preferences = { ...preferences, timeZone: null }

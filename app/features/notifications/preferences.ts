@@ -52,7 +52,8 @@ export const TOPICS = [
 const CHANNELS = Object.keys(CHANNEL_LABELS) as Channel[]
 
 /** The choices /perfil offers for a topic, in order: push only where something is pushed. */
-export const channelsOf = (topic: (typeof TOPICS)[number]) => ('withoutPush' in topic ? CHANNELS.filter((channel) => !byPush(channel)) : CHANNELS)
+export const channelsOf = (topic: (typeof TOPICS)[number]) =>
+  'withoutPush' in topic ? CHANNELS.filter((channel) => !byPush(channel)) : CHANNELS
 
 /** The topics a member sees in /perfil: a staff topic (new applications, new reports) only to whom it concerns. */
 export const topicsFor = (user: { roles: readonly Role[] }) => TOPICS.filter((topic) => !('only' in topic) || can(user, topic.only))

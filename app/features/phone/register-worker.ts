@@ -10,7 +10,8 @@ export function registerServiceWorker() {
       // A browser that refuses (private mode, a policy) keeps the site as it was without one.
     })
   }
-  const whenIdle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(register, { timeout: 5000 }) : setTimeout(register, 1000))
+  const whenIdle = () =>
+    'requestIdleCallback' in window ? window.requestIdleCallback(register, { timeout: 5000 }) : setTimeout(register, 1000)
   if (document.readyState === 'complete') whenIdle()
   else window.addEventListener('load', whenIdle, { once: true })
 }

@@ -6,6 +6,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import ece from 'http_ece'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { deleteAccount } from '~/features/account/account-deletion.server'
+import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
 import { publishVideo } from '~/features/ceo-sessions/video-state.server'
 import { createEvent, toggleRegistration } from '~/features/events/events.server'
@@ -185,7 +186,12 @@ describe('what a push says, decrypted with the subscription’s keys', () => {
     await publishVideo(sessionId, { videoKey: `sessions/${sessionId}/video.webm`, videoContentType: 'video/webm' })
     await runPushJobs()
     expect(receivedAt(phone).map((message) => decrypt(message, phone))).toEqual([
-      { title: 'Nueva sesión', body: expect.stringMatching(/^Ya puedes ver «.+»$/), url: `/video/${sessionId}`, tag: `new_session:${sessionId}` },
+      {
+        title: 'Nueva sesión',
+        body: expect.stringMatching(/^Ya puedes ver «.+»$/),
+        url: `/video/${sessionId}`,
+        tag: `new_session:${sessionId}`,
+      },
     ])
     expect(receivedAt(notWanted)).toEqual([])
   })
@@ -410,7 +416,10 @@ describe('subscribing and turning off, by who and with what', () => {
   }
   const valid = () => ({ endpoint: endpoint(), expirationTime: null, keys: keys() })
 
-  function subscribe(body: string | object, { cookie, type = 'application/json', length }: { cookie?: string; type?: string; length?: string } = {}) {
+  function subscribe(
+    body: string | object,
+    { cookie, type = 'application/json', length }: { cookie?: string; type?: string; length?: string } = {},
+  ) {
     const headers = new Headers({
       Origin: BASE_URL,
       'x-app-client-ip': TEST_IP,
@@ -435,7 +444,11 @@ describe('subscribing and turning off, by who and with what', () => {
     const person = await createPersona(persona)
     const outcome = await subscribe(valid(), { cookie: person.cookie })
     expect(outcome.status).toBe(200)
-    expect(outcome.data).toMatchObject({ ok: true, message: { title: PUSH_MESSAGES.subscribed }, device: { deviceLabel: 'Chrome en Android' } })
+    expect(outcome.data).toMatchObject({
+      ok: true,
+      message: { title: PUSH_MESSAGES.subscribed },
+      device: { deviceLabel: 'Chrome en Android' },
+    })
     expect((await listDevices(person.userId!)).map((row) => row.deviceLabel)).toEqual(['Chrome en Android'])
   })
 
@@ -481,8 +494,14 @@ describe('subscribing and turning off, by who and with what', () => {
     ['not a URL', (body: ReturnType<typeof valid>) => ({ ...body, endpoint: 'fcm' })],
     ['a long endpoint', (body: ReturnType<typeof valid>) => ({ ...body, endpoint: endpoint('x'.repeat(1100)) })],
     ['a short key', (body: ReturnType<typeof valid>) => ({ ...body, keys: { ...body.keys, p256dh: body.keys.p256dh.slice(0, 40) } })],
-    ['a compressed point', (body: ReturnType<typeof valid>) => ({ ...body, keys: { ...body.keys, p256dh: Buffer.alloc(65, 2).toString('base64url') } })],
-    ['a long auth secret', (body: ReturnType<typeof valid>) => ({ ...body, keys: { ...body.keys, auth: randomBytes(32).toString('base64url') } })],
+    [
+      'a compressed point',
+      (body: ReturnType<typeof valid>) => ({ ...body, keys: { ...body.keys, p256dh: Buffer.alloc(65, 2).toString('base64url') } }),
+    ],
+    [
+      'a long auth secret',
+      (body: ReturnType<typeof valid>) => ({ ...body, keys: { ...body.keys, auth: randomBytes(32).toString('base64url') } }),
+    ],
     ['no keys', (body: ReturnType<typeof valid>) => ({ endpoint: body.endpoint })],
     ['keys of the wrong type', (body: ReturnType<typeof valid>) => ({ ...body, keys: { p256dh: 1, auth: [] } })],
   ])('%s: 400, nothing saved', async (_name, change) => {
@@ -549,6 +568,45 @@ describe('subscribing and turning off, by who and with what', () => {
 })
 
 describe('per-topic channels', () => {
+  const savePreferencesForm = (cookie: string | undefined, fields: Record<string, string>) =>
+    run(() => profileRoute.action({ request: formRequest('/perfil', fields, { cookie }), params: {}, context } as never))
+  const everyTopic = (channel: string) => ({
+    intent: 'preferences',
+    comments: channel,
+    replies: channel,
+    likes: channel,
+    sessions: channel,
+    events: channel,
+    myEvents: channel,
+    messages: 'email',
+    digest: 'weekly',
+  })
+
+  test('/perfil saves push and all three per topic, and quiet hours; messages offer no push', async () => {
+    const person = await createPersona('member')
+    const saved = await savePreferencesForm(person.cookie, { ...everyTopic('all'), likes: 'push', quietStart: '23:15', quietEnd: '07:00' })
+    expect(saved.status).toBe(302)
+    expect(await readToast(saved.headers)).toMatchObject({ title: 'Preferencias de notificación guardadas' })
+    const preferences = await getPreferences(person.userId!)
+    expect([preferences.comments, preferences.likes, preferences.messages]).toEqual(['all', 'push', 'email'])
+    expect([preferences.quietStart, preferences.quietEnd]).toEqual([23 * 60 + 15, 7 * 60])
+    // Without the fields (an older page), the quiet hours stay.
+    expect((await savePreferencesForm(person.cookie, everyTopic('web'))).status).toBe(302)
+    expect((await getPreferences(person.userId!)).quietStart).toBe(23 * 60 + 15)
+    for (const fields of [
+      { ...everyTopic('web'), quietStart: '25:00' },
+      { ...everyTopic('web'), quietEnd: '8' },
+      { ...everyTopic('web'), messages: 'push' },
+      { ...everyTopic('loud') },
+    ]) {
+      const refused = await savePreferencesForm(person.cookie, fields)
+      expect(refused.status).toBe(400)
+      expect(refused.data).toMatchObject({ ok: false, message: { title: 'Elige una opción para cada tema' } })
+      if ('quietStart' in fields || 'quietEnd' in fields) expect(JSON.stringify(refused.data)).toContain('Escribe una hora válida')
+    }
+    expect((await getPreferences(person.userId!)).likes).toBe('web')
+  })
+
   test("an unsubscribe link stops e-mail and keeps push: 'all' becomes 'push', 'email' becomes 'web'", async () => {
     const person = await createPersona('member')
     await wantsPush(person, 'all')
@@ -571,15 +629,17 @@ describe('the member’s data', () => {
     expect(Object.keys(result.rows[0]!).sort()).toEqual(['created_at', 'device_label', 'failing_since', 'failures', 'last_success_at'])
     expect(result.rows[0]!.device_label).toBe('Chrome en Android')
     await deleteAccount({ userId: person.userId!, actorId: person.userId!, writing: 'keep' })
-    expect(await getDb().select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, person.userId!))).toEqual(
-      [],
-    )
+    expect(
+      await getDb().select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, person.userId!)),
+    ).toEqual([])
   })
 })
 
 test('the devices list and a recipient’s devices are read by the index', async () => {
   const scans = (node: PlanNode): Array<[string, string]> => [
-    ...(node['Relation Name'] ? [[String(node['Relation Name']), String(node['Index Name'] ?? node['Node Type'])] as [string, string]] : []),
+    ...(node['Relation Name']
+      ? [[String(node['Relation Name']), String(node['Index Name'] ?? node['Node Type'])] as [string, string]]
+      : []),
     ...(node.Plans ?? []).flatMap(scans),
   ]
   const userId = author.userId!

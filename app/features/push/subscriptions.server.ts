@@ -29,7 +29,12 @@ export const MAX_DEVICES = 10
  * Safari on iPhone and Mac: Apple's; Edge on Windows: WNS). The server sends to the endpoint a
  * member gives: any other host (an address inside the network) is refused.
  */
-const PUSH_SERVICE_HOSTS = [/^fcm\.googleapis\.com$/, /^updates\.push\.services\.mozilla\.com$/, /\.push\.apple\.com$/, /\.notify\.windows\.com$/]
+const PUSH_SERVICE_HOSTS = [
+  /^fcm\.googleapis\.com$/,
+  /^updates\.push\.services\.mozilla\.com$/,
+  /\.push\.apple\.com$/,
+  /\.notify\.windows\.com$/,
+]
 
 const base64url = (bytes: number) =>
   z
@@ -78,7 +83,8 @@ export async function subscribeAction(request: Request, user: CurrentUser) {
     refuse(400, PUSH_MESSAGES.malformed, { detail: { reason: 'not JSON' } })
   }
   const parsed = SubscriptionSchema.safeParse(json)
-  if (!parsed.success) refuse(400, PUSH_MESSAGES.malformed, { detail: { issues: parsed.error.issues.map((issue) => issue.path.join('.')) } })
+  if (!parsed.success)
+    refuse(400, PUSH_MESSAGES.malformed, { detail: { issues: parsed.error.issues.map((issue) => issue.path.join('.')) } })
   const { endpoint, keys } = parsed.data
   const deviceLabel = describeUserAgent(request.headers.get('user-agent'))
   const device = await saveSubscription(user.id, { endpoint, p256dh: keys.p256dh, auth: keys.auth, deviceLabel })
@@ -115,7 +121,10 @@ async function readCapped(request: Request, limit: number) {
  * One row per endpoint: a browser subscribing again (another member signed in on it, new keys)
  * takes the row over, with a clean record. The member's devices past MAX_DEVICES go, oldest first.
  */
-export async function saveSubscription(userId: string, subscription: { endpoint: string; p256dh: string; auth: string; deviceLabel: string }) {
+export async function saveSubscription(
+  userId: string,
+  subscription: { endpoint: string; p256dh: string; auth: string; deviceLabel: string },
+) {
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .insert(pushSubscriptions)

@@ -92,8 +92,8 @@ export function PreferencesForm({
       <fieldset className="grid gap-2">
         <legend className="text-sm font-medium">Horas de silencio</legend>
         <p className="text-sm text-muted-foreground">
-          Las notificaciones push que lleguen entre estas horas {zoneName ? `(${zoneName})` : 'de tu zona horaria'} esperan al final; en
-          la web las verás al momento.
+          Las notificaciones push que lleguen entre estas horas {zoneName ? `(${zoneName})` : 'de tu zona horaria'} esperan al final; en la
+          web las verás al momento.
         </p>
         <div className="flex flex-wrap gap-4">
           <label className="grid gap-1 text-sm">

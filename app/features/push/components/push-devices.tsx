@@ -40,7 +40,8 @@ export function PushDevices({ publicKey, devices }: PushDevicesView) {
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   useEffect(() => {
-    const standalone = window.matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true
+    const standalone =
+      window.matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true
     const iOS = /iPhone|iPad|iPod/.test(navigator.userAgent)
     if (iOS && !standalone) setSupport('ios-browser')
     else if ('serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window) setSupport('yes')
@@ -62,7 +63,8 @@ export function PushDevices({ publicKey, devices }: PushDevicesView) {
         setProblem(PUSH_CARD_TEXT.denied)
         return
       }
-      const registration = (await navigator.serviceWorker.getRegistration()) ?? (await navigator.serviceWorker.register('/sw.js', { scope: '/' }))
+      const registration =
+        (await navigator.serviceWorker.getRegistration()) ?? (await navigator.serviceWorker.register('/sw.js', { scope: '/' }))
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey })
       const response = await fetch('/notificaciones/push', {
         method: 'POST',
