@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
 import webpush from 'web-push'
 import { notifications } from '~/features/notifications/schema'
+import { NOTIFICATION_COLUMNS } from '~/features/notifications/views.server'
 import { getDb } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
 import { defineJob } from '~/platform/jobs/jobs.server'
@@ -58,17 +59,7 @@ export async function deliver(subscriptionId: string, notificationId: string) {
   // The device was turned off, or the keys removed from the configuration: nothing to send.
   if (!subscription || !vapid) return
   const [notification] = await getDb()
-    .select({
-      id: notifications.id,
-      type: notifications.type,
-      title: notifications.title,
-      message: notifications.message,
-      isRead: notifications.isRead,
-      relatedPostId: notifications.relatedPostId,
-      relatedCommentId: notifications.relatedCommentId,
-      relatedSessionId: notifications.relatedSessionId,
-      relatedEventId: notifications.relatedEventId,
-    })
+    .select(NOTIFICATION_COLUMNS)
     .from(notifications)
     // The subscription may have passed to another member since (another sign-in on that browser).
     .where(and(eq(notifications.id, notificationId), eq(notifications.userId, subscription.userId)))
@@ -83,7 +74,8 @@ export async function deliver(subscriptionId: string, notificationId: string) {
   try {
     response = await fetch(request.endpoint, {
       method: request.method,
-      headers: request.headers as Record<string, string>,
+      // fetch sets the length itself.
+      headers: Object.fromEntries(Object.entries(request.headers as Record<string, string>).filter(([name]) => name !== 'Content-Length')),
       body: request.body ? new Uint8Array(request.body) : null,
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     })

@@ -9,7 +9,7 @@ import { deleteAccount } from '~/features/account/account-deletion.server'
 import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
 import { publishVideo } from '~/features/ceo-sessions/video-state.server'
-import { createEvent, toggleRegistration } from '~/features/events/events.server'
+import { toggleRegistration } from '~/features/events/events.server'
 import { reminderJob } from '~/features/events/reminders.server'
 import { TOPICS, type Channel, type Topic } from '~/features/notifications/preferences'
 import { deliveryFor, getPreferences, savePreferences, unsubscribe } from '~/features/notifications/preferences.server'
@@ -19,6 +19,7 @@ import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { jobs } from '~/platform/jobs/schema'
 import { memberDataParts } from '~/platform/privacy/member-data'
 import { concurrencyTest, type PlanNode, plansOf, useTestDatabase } from '../../../tests/setup/database'
+import { announceEvent } from '../../../tests/setup/events'
 import { createPost, feedAction } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
 import { newSession } from '../../../tests/setup/sessions'
@@ -200,21 +201,7 @@ describe('what a push says, decrypted with the subscription’s keys', () => {
     await wantsPush(author)
     const phone = await device(author)
     const eventDate = new Date(Date.now() + 25 * 60 * 60 * 1000)
-    const eventId = await createEvent(
-      {
-        title: 'Cena de directivos',
-        description: 'Networking',
-        content: null,
-        eventDate,
-        timeZone: 'Europe/Madrid',
-        durationMinutes: 90,
-        location: 'Madrid',
-        eventType: 'presencial',
-        maxAttendees: null,
-        externalLink: null,
-      },
-      admin.userId!,
-    )
+    const eventId = await announceEvent('Cena de directivos', eventDate, admin.userId!)
     await runPushJobs()
     received.length = 0
     expect((await toggleRegistration(eventId, author.userId!)).kind).toBe('registered')
