@@ -5,7 +5,6 @@
    What it caches is never a member's: the build's hashed files (immutable, the same for everyone)
    and the offline page. Pages and `.data` answers always go to the network: a page that fails
    for want of a network is answered with the offline page, never with a copy of one. */
-/* eslint-env serviceworker */
 const BUILD_ID = '__BUILD_ID__'
 const PRECACHE = /* __PRECACHE__ */ []
 const OFFLINE_PAGE = '/offline.html'
