@@ -75,7 +75,11 @@ export async function deliver(subscriptionId: string, notificationId: string) {
     response = await fetch(request.endpoint, {
       method: request.method,
       // fetch sets the length itself.
-      headers: Object.fromEntries(Object.entries(request.headers as Record<string, string>).filter(([name]) => name !== 'Content-Length')),
+      headers: Object.fromEntries(
+        Object.entries(request.headers)
+          .filter(([name]) => name !== 'Content-Length')
+          .map(([name, value]) => [name, String(value)]),
+      ),
       body: request.body ? new Uint8Array(request.body) : null,
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     })
