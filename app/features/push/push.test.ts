@@ -466,7 +466,7 @@ describe('subscribing and turning off, by who and with what', () => {
     ['truncated JSON', 'application/json', '{"endpoint": "https://fcm.googleapis.com/fcm/send/x", "keys": {', 400, PUSH_MESSAGES.malformed],
     ['an array', 'application/json', '[]', 400, PUSH_MESSAGES.malformed],
     ['an empty body', 'application/json', '', 400, PUSH_MESSAGES.malformed],
-  ])('%s: %i', async (_name, type, body, status, message) => {
+  ])('%s: refused', async (_name, type, body, status, message) => {
     const person = await createPersona('member')
     const outcome = await subscribe(body, { cookie: person.cookie, type })
     expect(outcome.status).toBe(status)
