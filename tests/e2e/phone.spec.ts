@@ -142,28 +142,28 @@ test.describe('offline, on a phone', () => {
 })
 
 /** Chromium headless has no push service: the page's PushManager gives the subscription the test made. */
-function stubPush(subscription: { endpoint: string; keys: { p256dh: string; auth: string } }) {
-  return (given: typeof subscription) => {
-    let current: object | null = null
-    const make = () => ({
-      endpoint: given.endpoint,
-      expirationTime: null,
-      options: { userVisibleOnly: true },
-      toJSON: () => ({ endpoint: given.endpoint, expirationTime: null, keys: given.keys }),
-      unsubscribe: async () => {
-        current = null
-        return true
-      },
-    })
-    Object.defineProperty(Notification, 'permission', { get: () => 'granted' })
-    Notification.requestPermission = async () => 'granted'
-    PushManager.prototype.subscribe = async function () {
-      current = make()
-      return current as PushSubscription
-    }
-    PushManager.prototype.getSubscription = async function () {
-      return current as PushSubscription | null
-    }
+type BrowserSubscription = { endpoint: string; keys: { p256dh: string; auth: string } }
+
+function stubPush(given: BrowserSubscription) {
+  let current: object | null = null
+  const make = () => ({
+    endpoint: given.endpoint,
+    expirationTime: null,
+    options: { userVisibleOnly: true },
+    toJSON: () => ({ endpoint: given.endpoint, expirationTime: null, keys: given.keys }),
+    unsubscribe: async () => {
+      current = null
+      return true
+    },
+  })
+  Object.defineProperty(Notification, 'permission', { get: () => 'granted' })
+  Notification.requestPermission = async () => 'granted'
+  PushManager.prototype.subscribe = async function () {
+    current = make()
+    return current as PushSubscription
+  }
+  PushManager.prototype.getSubscription = async function () {
+    return current as PushSubscription | null
   }
 }
 
@@ -183,7 +183,7 @@ for (const [name, viewport] of [
   test(`push is turned on after a tap and off with 'Desactivar' (${name} px)`, async ({ signedInAs }) => {
     const subscription = browserSubscription()
     const { page } = await signedInAs('complete', { viewport, serviceWorkers: 'allow' })
-    await page.context().addInitScript(stubPush(subscription), subscription)
+    await page.context().addInitScript(stubPush, subscription)
     await page.goto('/perfil#notificaciones')
     const card = page.locator('#notificaciones')
     await expect(card.getByRole('heading', { name: 'Notificaciones push' })).toBeVisible()
