@@ -14,7 +14,6 @@ import { isProfileComplete } from '~/features/account/profile-completeness'
 import { SearchBox } from '~/features/search/components/search-box'
 import { MessagesLink } from '~/features/messages/components/messages-link'
 import { useNonce } from '~/platform/document/nonce'
-import { registerServiceWorker } from '~/features/phone/register-worker'
 import { getCurrentUser } from '~/features/account/guards.server'
 import { getToast } from '~/platform/http/toast.server'
 import { orWhenFailed } from '~/platform/http/responses.server'
@@ -86,7 +85,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
     // Marks the page as interactive (also an error page, which renders without App); the
     // end-to-end tests wait for it before typing.
     document.documentElement.dataset.hydrated = ''
-    registerServiceWorker()
+    // Its own small chunk, fetched after hydration: no page's first load grows (issue 42).
+    if (import.meta.env.PROD) void import('~/features/phone/register-worker').then((module) => module.registerServiceWorker())
   }, [])
   return (
     <html lang="es">
