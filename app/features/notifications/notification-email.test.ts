@@ -651,6 +651,9 @@ describe('preferences in /perfil', () => {
     topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email', messages: 'email' },
     digest: 'weekly',
     timeZone: null,
+    // Quiet hours for push (issue 42).
+    quietStart: '22:00',
+    quietEnd: '08:00',
   }
 
   test('the defaults a member expects, saved with a toast; the zone the browser sends is kept', async () => {
@@ -661,7 +664,14 @@ describe('preferences in /perfil', () => {
     expect(saved.location).toBe('/perfil#notificaciones')
     expect(await readToast(saved.headers)).toMatchObject({ title: 'Preferencias de notificación guardadas' })
     // The staff's own topics keep their defaults for a member (never shown to them).
-    expect(await getPreferences(member.userId!)).toEqual({ ...choices, admissions: 'email', reports: 'email', timeZone: 'America/Bogota' })
+    expect(await getPreferences(member.userId!)).toEqual({
+      ...choices,
+      admissions: 'email',
+      reports: 'email',
+      timeZone: 'America/Bogota',
+      quietStart: 22 * 60,
+      quietEnd: 8 * 60,
+    })
     // Without the page's script no zone comes: the known one stays.
     await post({ intent: 'preferences', ...choices, digest: 'weekly' }, member.cookie)
     expect(await getPreferences(member.userId!)).toMatchObject({ digest: 'weekly', timeZone: 'America/Bogota' })
