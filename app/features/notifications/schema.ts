@@ -111,8 +111,12 @@ export const notificationSettings = pgTable('notification_settings', {
    * Quiet hours (issue 42), minutes after midnight in the member's zone (Europe/Madrid until
    * known): pushes that come inside wait for the end; the bell does not. Equal: none.
    */
-  quietStart: smallint('quiet_start').notNull().default(22 * 60),
-  quietEnd: smallint('quiet_end').notNull().default(8 * 60),
+  quietStart: smallint('quiet_start')
+    .notNull()
+    .default(22 * 60),
+  quietEnd: smallint('quiet_end')
+    .notNull()
+    .default(8 * 60),
   /** The last period a digest was settled for ('2026-11-30' daily, '2026-W49' weekly), sent or empty. */
   digestPeriod: text('digest_period'),
   digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
