@@ -50,10 +50,7 @@ export function PreferencesForm({
       </div>
       <div className="grid gap-4">
         {topicsFor({ roles }).map((topic) => (
-          <div
-            key={topic.key}
-            className="grid gap-2 border-b pb-4 last:border-b-0 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-4"
-          >
+          <div key={topic.key} className="grid gap-2 border-b pb-4 last:border-b-0">
             <p id={`topic-${topic.key}`} className="text-sm font-medium">
               {topic.label}
             </p>
