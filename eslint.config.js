@@ -40,4 +40,9 @@ export default tseslint.config(
     files: ['**/*.{js,mjs,cjs}'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // The service worker runs in the browser's worker scope, not in Node (decisions/0035).
+    files: ['app/features/phone/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
 )

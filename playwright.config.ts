@@ -53,6 +53,9 @@ export default defineConfig({
     timezoneId: 'Europe/Madrid',
     trace: 'retain-on-failure',
     launchOptions: LAUNCH_OPTIONS,
+    // A service worker's fetches escape page.route (and it outlives a journey's page): only the
+    // phone journey, which tests it, lets it run (tests/e2e/phone.spec.ts).
+    serviceWorkers: 'block',
   },
   projects: [
     {

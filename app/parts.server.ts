@@ -10,6 +10,7 @@ import { membersParts } from '~/features/members/parts.server'
 import { messagesParts } from '~/features/messages/parts.server'
 import { moderationParts } from '~/features/moderation/parts.server'
 import { notificationsParts } from '~/features/notifications/parts.server'
+import { pushParts } from '~/features/push/parts.server'
 import { searchParts } from '~/features/search/parts.server'
 import { auditParts } from '~/platform/audit/parts.server'
 import { jobsParts } from '~/platform/jobs/parts.server'
@@ -29,6 +30,7 @@ registerParts([
   ceoSessionsParts,
   eventsParts,
   notificationsParts,
+  pushParts,
   billingParts,
   adminParts,
   admissionParts,

@@ -30,6 +30,9 @@ import stylesheet from './app.css?url'
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+  // Installable (issue 42): the manifest, and the icon iOS puts on the Home Screen (it reads no manifest icon).
+  { rel: 'manifest', href: '/manifest.webmanifest' },
+  { rel: 'apple-touch-icon', href: '/icons/apple-touch-icon.png' },
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -82,6 +85,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
     // Marks the page as interactive (also an error page, which renders without App); the
     // end-to-end tests wait for it before typing.
     document.documentElement.dataset.hydrated = ''
+    // Its own small chunk, fetched after hydration: no page's first load grows (issue 42).
+    if (import.meta.env.PROD) void import('~/features/phone/register-worker').then((module) => module.registerServiceWorker())
   }, [])
   return (
     <html lang="es">
@@ -89,6 +94,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0b4f4a" />
+        {/* Added to an iPhone's Home Screen, the site opens as an app (and only then may it ask for push). */}
+        <meta name="mobile-web-app-capable" content="yes" />
+        <meta name="apple-mobile-web-app-capable" content="yes" />
+        <meta name="apple-mobile-web-app-title" content="Círculo CEO" />
+        <meta name="apple-mobile-web-app-status-bar-style" content="default" />
         <Meta />
         <Links />
       </head>

@@ -63,6 +63,8 @@ export default [
   route('notificaciones', 'features/notifications/notifications.route.tsx'),
   route('notificaciones/campana', 'features/notifications/bell.route.ts'),
   route('correo/baja/:token', 'features/notifications/unsubscribe.route.tsx'),
+  route('notificaciones/push', 'features/push/subscribe.route.ts'),
+  route('notificaciones/push/dispositivos', 'features/push/devices.route.ts'),
 
   route('success', 'features/billing/success.route.tsx'),
   route('canceled', 'features/billing/canceled.route.tsx'),

@@ -192,6 +192,15 @@ export function staticFiles() {
     })
   })
   router.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false, setHeaders }))
+  // The service worker is checked at every navigation (a new deploy is a new worker): never from
+  // a cache. Its scope is the whole site.
+  router.get('/sw.js', (_req, res, next) => {
+    setHeaders(res)
+    res.setHeader('Service-Worker-Allowed', '/')
+    res.sendFile(path.resolve('build/client/sw.js'), { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } }, (error) => {
+      if (error && !res.headersSent) next()
+    })
+  })
   // Only a path with a file's ending can be one of these files (favicon.ico, robots.txt…): a page's
   // path goes on without a look on disk.
   const rootFiles = express.static('build/client', { maxAge: '1h', index: false, setHeaders })

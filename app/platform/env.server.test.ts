@@ -28,6 +28,31 @@ describe('configuration', () => {
     expect(parseEnv({ DATA_DIR: dir }).AUTH_SECRET).toBe(env.AUTH_SECRET)
   })
 
+  test('web push keys (issue 42): generated once into the data folder on a laptop, all three or none, none on a public site without them', () => {
+    const dir = dataDir()
+    const local = parseEnv({ DATA_DIR: dir }).vapid!
+    expect(local.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/)
+    expect(Buffer.from(local.publicKey, 'base64url')[0]).toBe(4)
+    expect(local.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(JSON.parse(readFileSync(path.join(dir, 'vapid-keys.json'), 'utf8'))).toEqual(local)
+    expect(parseEnv({ DATA_DIR: dir }).vapid).toEqual(local)
+    const keys = { VAPID_PUBLIC_KEY: local.publicKey, VAPID_PRIVATE_KEY: local.privateKey, VAPID_SUBJECT: 'mailto:ops@circulo.example' }
+    expect(parseEnv({ DATA_DIR: dataDir(), ...keys }).vapid).toEqual({ ...local, subject: 'mailto:ops@circulo.example' })
+    expect(() => parseEnv({ DATA_DIR: dir, VAPID_PUBLIC_KEY: local.publicKey })).toThrow(
+      /VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT/,
+    )
+    expect(() => parseEnv({ DATA_DIR: dir, ...keys, VAPID_PUBLIC_KEY: 'short' })).toThrow(/VAPID_PUBLIC_KEY: must be the public key/)
+    expect(() => parseEnv({ DATA_DIR: dir, ...keys, VAPID_SUBJECT: 'ops@circulo.example' })).toThrow(/VAPID_SUBJECT: must be mailto/)
+    const publicSite = {
+      APP_URL: 'https://circulo.example',
+      AUTH_SECRET: 's'.repeat(40),
+      SMTP_URL: 'smtp://mail.example:587',
+      PAYMENTS_PROVIDER: 'manual',
+    }
+    expect(parseEnv({ ...publicSite, DATA_DIR: dataDir() }).vapid).toBeNull()
+    expect(parseEnv({ ...publicSite, ...keys, DATA_DIR: dataDir() }).vapid?.publicKey).toBe(local.publicKey)
+  })
+
   test('a public APP_URL refuses to start without a real secret and SMTP', () => {
     expect(() => parseEnv({ APP_URL: 'https://circulo.example', DATA_DIR: dataDir() })).toThrow(/AUTH_SECRET[\s\S]*SMTP_URL/)
     const env = parseEnv({

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
@@ -78,6 +78,26 @@ const EnvSchema = z.object({
   MUX_SIGNING_PRIVATE_KEY: optionalString,
   // Points the Mux SDK at another API host (a local fake); tests only.
   MUX_API_BASE: optionalString.pipe(z.url().optional()),
+  // Web push (issue 42): the VAPID key pair `npm run vapid` prints, and whom push services may
+  // write to (mailto: or https:). All three or none.
+  VAPID_PUBLIC_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{87}$/, 'must be the public key npm run vapid printed (87 base64url characters)')
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the private key npm run vapid printed (43 base64url characters)')
+      .optional(),
+  ),
+  VAPID_SUBJECT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be mailto:you@your.domain or an https:// address')
+      .optional(),
+  ),
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('auto'),
   S3_ENDPOINT: optionalString,
@@ -92,6 +112,8 @@ const EnvSchema = z.object({
 export type Env = Omit<z.infer<typeof EnvSchema>, 'PAYMENTS_PROVIDER'> & {
   APP_URL: string
   AUTH_SECRET: string
+  /** Web push's keys: the environment's, a laptop's generated ones, or null (a public site without them: no push). */
+  vapid: VapidKeys | null
   /** stripe: Stripe keys set; test: the local test checkout (laptops only); manual: premium only by admins. */
   PAYMENTS_PROVIDER: 'stripe' | 'test' | 'manual'
   /** true when APP_URL is not a loopback address: a real deployment with real members */
@@ -138,6 +160,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       throw new Error('MUX_SIGNING_PRIVATE_KEY must be the signing key Mux gave: the base64 of a PEM private key')
     }
   }
+  const vapidSet = [parsed.VAPID_PUBLIC_KEY, parsed.VAPID_PRIVATE_KEY, parsed.VAPID_SUBJECT].filter(Boolean).length
+  if (vapidSet > 0 && vapidSet < 3)
+    throw new Error('Web push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (npm run vapid prints them)')
   if (isPublic) {
     const missing = [
       !parsed.AUTH_SECRET && 'AUTH_SECRET (at least 32 characters)',
@@ -153,6 +178,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ...parsed,
     APP_URL: appUrl,
     AUTH_SECRET: parsed.AUTH_SECRET ?? localSecret(parsed.DATA_DIR),
+    vapid:
+      parsed.VAPID_PUBLIC_KEY && parsed.VAPID_PRIVATE_KEY && parsed.VAPID_SUBJECT
+        ? { publicKey: parsed.VAPID_PUBLIC_KEY, privateKey: parsed.VAPID_PRIVATE_KEY, subject: parsed.VAPID_SUBJECT }
+        : isPublic
+          ? null
+          : localVapidKeys(parsed.DATA_DIR),
     PAYMENTS_PROVIDER: paymentsProvider ?? 'manual',
     isPublic,
   }
@@ -171,6 +202,39 @@ function localSecret(dataDir: string) {
   const secret = randomBytes(32).toString('hex')
   writeFileSync(file, secret, { mode: 0o600 })
   return secret
+}
+
+export interface VapidKeys {
+  /** The uncompressed P-256 point, base64url: what the browser's PushManager.subscribe is given. */
+  publicKey: string
+  privateKey: string
+  subject: string
+}
+
+/** A new VAPID key pair (P-256), base64url as web push wants it; also what `npm run vapid` prints. */
+function generateVapidKeys() {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+  const point = publicKey.export({ format: 'jwk' })
+  const secret = privateKey.export({ format: 'jwk' })
+  const bytes = (value: string | undefined) => Buffer.from(value ?? '', 'base64url')
+  return {
+    publicKey: Buffer.concat([Buffer.from([4]), bytes(point.x), bytes(point.y)]).toString('base64url'),
+    privateKey: bytes(secret.d).toString('base64url'),
+  }
+}
+
+/**
+ * Like the auth secret, a laptop's VAPID keys are generated once and kept in the data folder:
+ * push works with no configuration, and browsers' subscriptions (bound to the public key)
+ * survive restarts. A public site sets its own (several processes must share them) or has none.
+ */
+function localVapidKeys(dataDir: string): VapidKeys {
+  const file = path.join(dataDir, 'vapid-keys.json')
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as VapidKeys
+  mkdirSync(dataDir, { recursive: true })
+  const keys = { ...generateVapidKeys(), subject: 'mailto:no-reply@localhost' }
+  writeFileSync(file, JSON.stringify(keys), { mode: 0o600 })
+  return keys
 }
 
 let current: Env | undefined
@@ -193,6 +257,7 @@ const SECRET_VARIABLES = [
   'MUX_WEBHOOK_SECRET',
   'MUX_SIGNING_PRIVATE_KEY',
   'S3_SECRET_ACCESS_KEY',
+  'VAPID_PRIVATE_KEY',
 ] as const
 
 /**

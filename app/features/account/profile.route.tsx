@@ -40,6 +40,10 @@ import { ChangeEmailSchema, ChangePasswordSchema, EMAIL_CHANGE_MESSAGES, Profile
 import type { Route } from './+types/profile.route'
 import { withBell } from '~/features/notifications/components/notification-bell'
 import { MessagePreferencesCard } from '~/features/messages/components/message-preferences'
+import { PushDevices } from '~/features/push/components/push-devices'
+import { clockOf } from '~/features/push/quiet-hours'
+import { listDevices as listPushDevices } from '~/features/push/subscriptions.server'
+import { getEnv } from '~/platform/env.server'
 import { getMessagePreferences } from '~/features/messages/conversations.server'
 
 export const meta: Route.MetaFunction = () => [{ title: `Mi Perfil · ${site.name}` }, { name: 'robots', content: 'noindex' }]
@@ -51,13 +55,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const profile = user.profile
   const editing = new URL(request.url).searchParams.get('editar') === '1'
   // Each card's own read: one that fails leaves the rest of the page, and that card says so (ADR 0012).
-  const [preferences, devices, passkeys, membership, invoices, messagePreferences] = await Promise.all([
+  const [preferences, devices, passkeys, membership, invoices, messagePreferences, pushDevices] = await Promise.all([
     orWhenFailed(getPreferences(user.id), null, 'notification preferences'),
     orWhenFailed(listDevices(user.id, currentSessionToken(request)), null, 'devices'),
     orWhenFailed(listPasskeys(user.id), null, 'passkeys'),
     orWhenFailed(membershipOf(user.id), null, 'membership'),
     orWhenFailed(listInvoices(user.id), null, 'invoices'),
     orWhenFailed(getMessagePreferences(user.id), null, 'message preferences'),
+    orWhenFailed(listPushDevices(user.id), null, 'push devices'),
   ])
   return {
     // 'Facturas' (decisions/0033): Stripe's PDF, or our printable page for the test checkout's.
@@ -74,6 +79,15 @@ export async function loader({ request }: Route.LoaderArgs) {
       })) ?? null,
     preferences: preferences && preferencesFor(user, preferences),
     messagePreferences,
+    push: pushDevices && {
+      publicKey: getEnv().vapid?.publicKey ?? null,
+      devices: pushDevices.map((device) => ({
+        id: device.id,
+        endpoint: device.endpoint,
+        label: device.deviceLabel,
+        since: longDate(device.createdAt),
+      })),
+    },
     email: user.email,
     roles: user.roles,
     twoFactorEnabled: user.twoFactorEnabled,
@@ -107,10 +121,10 @@ export const action = guardedAction(requireUser, profileAction)
 /** Only the topics this member sets (an admin's own, new applications, only to admins). */
 function preferencesFor(
   user: Parameters<typeof topicsFor>[0],
-  { digest, timeZone, ...channels }: Awaited<ReturnType<typeof getPreferences>>,
+  { digest, timeZone, quietStart, quietEnd, ...channels }: Awaited<ReturnType<typeof getPreferences>>,
 ) {
   const topics = Object.fromEntries(topicsFor(user).map(({ key }) => [key, channels[key]])) as Partial<typeof channels>
-  return { topics, digest, timeZone }
+  return { topics, digest, timeZone, quietStart: clockOf(quietStart), quietEnd: clockOf(quietEnd) }
 }
 
 /** What each card of the page says when its part could not be loaded. */
@@ -119,6 +133,7 @@ export const PROFILE_PART_FAILED = {
   devices: 'No se pudieron cargar los dispositivos con sesión iniciada',
   passkeys: 'No se pudieron cargar tus llaves de acceso',
   messages: 'No se pudieron cargar tus preferencias de mensajes',
+  push: 'No se pudieron cargar tus dispositivos con notificaciones push',
 } as const
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
@@ -197,6 +212,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </CardHeader>
         <CardContent className="grid gap-6">
           <NotificationsForm enabled={profile.emailNotifications} />
+          {loaderData.push ? <PushDevices {...loaderData.push} /> : <PartUnavailable failed={PROFILE_PART_FAILED.push} inCard />}
           {preferences ? (
             <PreferencesForm preferences={preferences} emailOn={profile.emailNotifications} roles={loaderData.roles} />
           ) : (

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import { displayName } from '~/features/account/display-name'
 import { profiles, recipientColumns } from '~/features/account/schema'
 import { deliveryFor } from '~/features/notifications/preferences.server'
+import { byEmail } from '~/features/notifications/preferences'
 import { emailUnsubscribe } from '~/features/notifications/unsubscribe.server'
 import { user } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
@@ -55,7 +56,7 @@ export async function sendUnreadMessagesEmail(conversationId: string, recipientI
   if ((side === 'a' ? conversation.aUnread : conversation.bUnread) === 0) return false
   const senderId = side === 'a' ? conversation.userB : conversation.userA
   if (!senderId) return false
-  if ((await deliveryFor(getDb(), recipientId, 'messages')) !== 'email') return false
+  if (!byEmail(await deliveryFor(getDb(), recipientId, 'messages'))) return false
   if ((await hasBlocked(recipientId, senderId)) || !(await messagingOpen(recipientId))) return false
   const [recipient] = await getDb()
     .select({ ...recipientColumns, bannedAt: profiles.bannedAt })

@@ -8,7 +8,7 @@ import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
 import { enqueueRenderedMail, type OutgoingMail, renderMail } from '~/platform/mail/mail.server'
 import { ActivityEmail } from './emails/activity'
 import { groupNotifications, linkOf, type NotificationView } from './grouping'
-import { type Channel, type Topic, topicOf } from './preferences'
+import { byEmail, type Channel, type Topic, topicOf } from './preferences'
 import { deliveries } from './preferences.server'
 import { notifications, notificationSettings } from './schema'
 import { emailUnsubscribe } from './unsubscribe.server'
@@ -132,7 +132,7 @@ type Notification = typeof notifications.$inferSelect
 function wantedOf<Row extends Pick<Notification, 'type' | 'isRead'>>(rows: Row[], delivery?: Record<Topic, Channel>) {
   return rows.filter((row) => {
     const topic = topicOf(row.type)
-    return !row.isRead && topic !== null && delivery?.[topic] === 'email'
+    return !row.isRead && topic !== null && byEmail(delivery?.[topic])
   })
 }
 

@@ -29,7 +29,7 @@ export const notificationsData: MemberDataPart = {
     preferencias_de_notificacion: (
       id,
     ) => sql`select comments, replies, likes, sessions, events, my_events, admissions, reports, messages, digest,
-      time_zone, digest_sent_at, updated_at from notification_settings where user_id = ${id}`,
+      time_zone, quiet_start, quiet_end, digest_sent_at, updated_at from notification_settings where user_id = ${id}`,
   },
   // 'A Marta le gusta tu post': the words name them, so what their actions caused goes.
   async erase(tx, { id }) {

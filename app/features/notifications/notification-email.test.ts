@@ -4,13 +4,14 @@ import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
 import { publishVideo } from '~/features/ceo-sessions/video-state.server'
 import * as calendarRoute from '~/features/events/calendar.route'
-import { createEvent, toggleRegistration } from '~/features/events/events.server'
+import { toggleRegistration } from '~/features/events/events.server'
 import { reminderJob } from '~/features/events/reminders.server'
 import { fromWallTime, fullDateTime, toWallTime } from '~/platform/dates'
 import { getDb } from '~/platform/db/client.server'
 import { runDueJobs } from '~/platform/jobs/jobs.server'
 import { jobs } from '~/platform/jobs/schema'
 import { concurrencyTest, useTestDatabase } from '../../../tests/setup/database'
+import { announceEvent } from '../../../tests/setup/events'
 import { createPost, feedAction } from '../../../tests/setup/feed'
 import { createPersona } from '../../../tests/setup/members'
 import { newSession } from '../../../tests/setup/sessions'
@@ -77,22 +78,7 @@ const bell = (userId: string) =>
     .where(eq(notifications.userId, userId))
 
 /** An event `admin` announces, in Madrid's time. */
-const announce = (title: string, eventDate: Date) =>
-  createEvent(
-    {
-      title,
-      description: 'Networking',
-      content: null,
-      eventDate,
-      timeZone: 'Europe/Madrid',
-      durationMinutes: 90,
-      location: 'Madrid',
-      eventType: 'presencial',
-      maxAttendees: null,
-      externalLink: null,
-    },
-    admin.userId!,
-  )
+const announce = (title: string, eventDate: Date) => announceEvent(title, eventDate, admin.userId!)
 
 const calendarAction = (fields: Record<string, string>, cookie?: string) =>
   run(() => calendarRoute.action({ request: formRequest('/comunidad/calendario', fields, { cookie }), params: {}, context: {} } as never))
@@ -665,6 +651,9 @@ describe('preferences in /perfil', () => {
     topics: { comments: 'email', replies: 'email', likes: 'web', sessions: 'web', events: 'web', myEvents: 'email', messages: 'email' },
     digest: 'weekly',
     timeZone: null,
+    // Quiet hours for push (issue 42).
+    quietStart: '22:00',
+    quietEnd: '08:00',
   }
 
   test('the defaults a member expects, saved with a toast; the zone the browser sends is kept', async () => {
@@ -675,7 +664,14 @@ describe('preferences in /perfil', () => {
     expect(saved.location).toBe('/perfil#notificaciones')
     expect(await readToast(saved.headers)).toMatchObject({ title: 'Preferencias de notificación guardadas' })
     // The staff's own topics keep their defaults for a member (never shown to them).
-    expect(await getPreferences(member.userId!)).toEqual({ ...choices, admissions: 'email', reports: 'email', timeZone: 'America/Bogota' })
+    expect(await getPreferences(member.userId!)).toEqual({
+      ...choices,
+      admissions: 'email',
+      reports: 'email',
+      timeZone: 'America/Bogota',
+      quietStart: 22 * 60,
+      quietEnd: 8 * 60,
+    })
     // Without the page's script no zone comes: the known one stays.
     await post({ intent: 'preferences', ...choices, digest: 'weekly' }, member.cookie)
     expect(await getPreferences(member.userId!)).toMatchObject({ digest: 'weekly', timeZone: 'America/Bogota' })

@@ -8,8 +8,9 @@ import { enqueueRenderedMail, type RenderedMail } from '~/platform/mail/mail.ser
 import { scheduleActivityEmail, scheduleActivityEmailsForEveryone } from './activity-email.server'
 import { displayName } from '~/features/account/display-name'
 import type { NotificationView } from './grouping'
-import { topicOf } from './preferences'
-import { deliveryFor, deliveryOf } from './preferences.server'
+import { byEmail, byPush, topicOf } from './preferences'
+import { deliveryFor, deliveryOf, emailedSql } from './preferences.server'
+import { queuePush, queuePushForEveryone } from '~/features/push/queue.server'
 import { notifications, notificationSettings } from './schema'
 import { NOTIFICATION_COLUMNS } from './views.server'
 import { profiles, publicProfileColumns } from '~/features/account/schema'
@@ -55,7 +56,7 @@ export async function notifyInTransaction(
   const topic = topicOf(notification.type)
   const delivery = topic ? await deliveryFor(tx, notification.recipientId, topic) : 'web'
   if (delivery === 'off') return
-  const emailPending = delivery === 'email' && !notification.email
+  const emailPending = byEmail(delivery) && !notification.email
   // A like taken back and given again does not ring the bell twice.
   if (notification.type === 'like' || notification.type === 'comment_like') {
     const [existing] = await tx
@@ -92,7 +93,8 @@ export async function notifyInTransaction(
     })
     .returning({ id: notifications.id })
   if (emailPending) await scheduleActivityEmail(tx, notification.recipientId)
-  if (delivery === 'email' && notification.email) await enqueueRenderedMail(notification.email, tx)
+  if (byEmail(delivery) && notification.email) await enqueueRenderedMail(notification.email, tx)
+  if (byPush(delivery)) await queuePush(tx, notification.recipientId, created!.id)
   await publishInTransaction(tx, { type: 'notification', userId: notification.recipientId, notificationId: created!.id })
 }
 
@@ -116,10 +118,11 @@ export async function notifyEveryoneInTransaction(
   await tx.execute(sql`
     insert into ${notifications} (user_id, actor_user_id, type, title, message, related_session_id, related_event_id, email_pending)
     select ${profiles.userId}, ${notification.actorId}, ${notification.type}, ${notification.title}, ${notification.message},
-      ${notification.sessionId ?? null}, ${notification.eventId ?? null}, ${delivery} = 'email'
+      ${notification.sessionId ?? null}, ${notification.eventId ?? null}, ${emailedSql(delivery)}
     from ${profiles} join ${notificationSettings} on ${notificationSettings.userId} = ${profiles.userId}
     where ${profiles.userId} is distinct from ${notification.actorId} and ${delivery} <> 'off'`)
   await scheduleActivityEmailsForEveryone(tx, `${notification.type}:${notification.sessionId ?? notification.eventId}`)
+  await queuePushForEveryone(tx, { type: notification.type, sessionId: notification.sessionId, eventId: notification.eventId })
   await publishInTransaction(tx, { type: 'notification-for-everyone' })
 }
 

@@ -4,7 +4,12 @@ import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { type Channel, type DigestFrequency, type MailingList, type Topic, TOPICS } from './preferences'
 import { notificationSettings } from './schema'
 
-export type Preferences = Record<Topic, Channel> & { digest: DigestFrequency; timeZone: string | null }
+export type Preferences = Record<Topic, Channel> & {
+  digest: DigestFrequency
+  timeZone: string | null
+  quietStart: number
+  quietEnd: number
+}
 
 /** Each topic's column (TOPICS in preferences.ts). */
 const TOPIC_COLUMNS = {
@@ -23,6 +28,8 @@ const PREFERENCE_COLUMNS = {
   ...TOPIC_COLUMNS,
   digest: notificationSettings.digest,
   timeZone: notificationSettings.timeZone,
+  quietStart: notificationSettings.quietStart,
+  quietEnd: notificationSettings.quietEnd,
 }
 
 /** What a member has before their row exists: the columns' own defaults (schema.ts), not a copy. */
@@ -35,15 +42,20 @@ export async function getPreferences(userId: string): Promise<Preferences> {
 }
 
 /**
- * How a member hears of a topic, the one rule for the bell and e-mail: 'off' nothing, 'web' the
- * bell, 'email' the bell and e-mail, unless 'Recibir notificaciones por email' is off (then
- * 'web'). In SQL, so that a notification for everyone applies it in its one statement; the query
- * joins `profiles` to `notification_settings`.
+ * How a member hears of a topic, the one rule for the bell, e-mail and push: 'off' nothing, 'web'
+ * the bell, 'email' the bell and e-mail, 'push' the bell and push, 'all' the three, but no e-mail
+ * while 'Recibir notificaciones por email' is off ('email' is then 'web', 'all' is 'push'). In
+ * SQL, so that a notification for everyone applies it in its one statement; the query joins
+ * `profiles` to `notification_settings`.
  */
 export function deliveryOf(topic: Topic) {
   const channel = TOPIC_COLUMNS[topic]
-  return sql<Channel>`(case when ${channel} = 'email' and not ${profiles.emailNotifications} then 'web'::notification_channel else ${channel} end)`
+  return sql<Channel>`(case when not ${profiles.emailNotifications} and ${channel} = 'email' then 'web'::notification_channel
+    when not ${profiles.emailNotifications} and ${channel} = 'all' then 'push'::notification_channel else ${channel} end)`
 }
+
+/** A delivery (deliveryOf) that e-mails, in SQL. */
+export const emailedSql = (delivery: SQL<Channel>) => sql<boolean>`(${delivery} in ('email', 'all'))`
 
 /** Every topic's delivery, to select at once. */
 export const deliveries = () => Object.fromEntries(TOPICS.map(({ key }) => [key, deliveryOf(key)])) as Record<Topic, SQL<Channel>>
@@ -59,8 +71,15 @@ export async function deliveryFor(executor: DbExecutor, userId: string, topic: T
   return row?.delivery ?? 'web'
 }
 
-/** Without a zone (a browser without the page's script), the known one stays. */
-export async function savePreferences(userId: string, preferences: Omit<Preferences, 'timeZone'> & { timeZone?: string | null }) {
+/** Without a zone (a browser without the page's script), the known one stays; so do quiet hours not sent. */
+export async function savePreferences(
+  userId: string,
+  preferences: Omit<Preferences, 'timeZone' | 'quietStart' | 'quietEnd'> & {
+    timeZone?: string | null
+    quietStart?: number
+    quietEnd?: number
+  },
+) {
   // The digest's query reads the zone in SQL: one the database does not know would stop it for everyone.
   if (preferences.timeZone && !(await databaseKnowsZone(preferences.timeZone))) preferences = { ...preferences, timeZone: null }
   await getDb()
@@ -79,15 +98,16 @@ async function databaseKnowsZone(timeZone: string) {
 }
 
 /**
- * What an unsubscribe link does: each topic's e-mail stops and it stays in the bell (a topic
- * already 'Nada' stays so); the digest stops. Clicking twice changes nothing more.
+ * What an unsubscribe link does: each topic's e-mail stops and it stays in the bell (and in push,
+ * for 'all'; a topic already 'Nada' stays so); the digest stops. Clicking twice changes nothing more.
  */
 export async function unsubscribe(userId: string, lists: MailingList[]) {
   const set: Partial<Record<Topic, SQL>> & { digest?: 'never' } = {}
   for (const list of lists) {
     if (list === 'digest') set.digest = 'never'
     else
-      set[list] = sql`case when ${PREFERENCE_COLUMNS[list]} = 'email' then 'web'::notification_channel else ${PREFERENCE_COLUMNS[list]} end`
+      set[list] = sql`case ${PREFERENCE_COLUMNS[list]} when 'email' then 'web'::notification_channel
+        when 'all' then 'push'::notification_channel else ${PREFERENCE_COLUMNS[list]} end`
   }
   await getDb()
     .update(notificationSettings)

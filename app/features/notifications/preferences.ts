@@ -6,12 +6,18 @@ type NotificationType = (typeof notifications.$inferSelect)['type']
 export type Channel = (typeof notificationSettings.$inferSelect)['comments']
 export type DigestFrequency = (typeof notificationSettings.$inferSelect)['digest']
 
-/** What a member chooses for each topic (issue 14), in the words of the /perfil form. */
+/** What a member chooses for each topic (issues 14 and 42), in the words of the /perfil form, in its order. */
 export const CHANNEL_LABELS: Record<Channel, string> = {
-  email: 'En la web y por email',
   web: 'Solo en la web',
+  email: 'En la web y por email',
+  push: 'En la web y por notificación push',
+  all: 'En la web, por email y por notificación push',
   off: 'Nada',
 }
+
+/** The choices that e-mail the topic, and those that push it (to every device the member turned push on). */
+export const byEmail = (channel: Channel | null | undefined) => channel === 'email' || channel === 'all'
+export const byPush = (channel: Channel | null | undefined) => channel === 'push' || channel === 'all'
 
 export const DIGEST_LABELS: Record<DigestFrequency, string> = {
   never: 'Nunca',
@@ -32,9 +38,22 @@ export const TOPICS = [
   { key: 'myEvents', label: 'Mis eventos: recordatorios y plazas liberadas', types: ['event_spot', 'event_reminder'] },
   { key: 'admissions', label: 'Nuevas solicitudes de admisión', types: ['admission_application'], only: 'manage-members' },
   { key: 'reports', label: 'Nuevos informes de moderación', types: ['moderation_report'], only: 'moderate-content' },
-  // No notification type: private messages live in /mensajes, and this topic says whether they come by e-mail.
-  { key: 'messages', label: 'Mensajes privados', types: [] },
-] as const satisfies ReadonlyArray<{ key: string; label: string; types: readonly NotificationType[]; only?: Capability }>
+  // No notification type: private messages live in /mensajes, and this topic says whether they come
+  // by e-mail (issue 41); they have no push yet (issue 42 sends notifications only).
+  { key: 'messages', label: 'Mensajes privados', types: [], withoutPush: true },
+] as const satisfies ReadonlyArray<{
+  key: string
+  label: string
+  types: readonly NotificationType[]
+  only?: Capability
+  withoutPush?: true
+}>
+
+const CHANNELS = Object.keys(CHANNEL_LABELS) as Channel[]
+
+/** The choices /perfil offers for a topic, in order: push only where something is pushed. */
+export const channelsOf = (topic: (typeof TOPICS)[number]) =>
+  'withoutPush' in topic ? CHANNELS.filter((channel) => !byPush(channel)) : CHANNELS
 
 /** The topics a member sees in /perfil: a staff topic (new applications, new reports) only to whom it concerns. */
 export const topicsFor = (user: { roles: readonly Role[] }) => TOPICS.filter((topic) => !('only' in topic) || can(user, topic.only))

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, pgEnum, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { user, userIdColumn } from '../../platform/auth/schema'
 import { admissionApplications } from '../admission/schema'
 import { ceoSessions } from '../ceo-sessions/schema'
@@ -79,8 +79,11 @@ export const notifications = pgTable(
   ],
 )
 
-/** How a member hears of one topic (issue 14): the bell and e-mail, the bell only, or not at all. */
-export const notificationChannelEnum = pgEnum('notification_channel', ['email', 'web', 'off'])
+/**
+ * How a member hears of one topic (issue 14): the bell and e-mail, the bell only, or not at all;
+ * issue 42 adds the bell and push, and all three.
+ */
+export const notificationChannelEnum = pgEnum('notification_channel', ['email', 'web', 'off', 'push', 'all'])
 export const digestFrequencyEnum = pgEnum('digest_frequency', ['never', 'daily', 'weekly'])
 
 /**
@@ -104,6 +107,16 @@ export const notificationSettings = pgTable('notification_settings', {
   digest: digestFrequencyEnum('digest').notNull().default('weekly'),
   /** The member's IANA zone, as their browser told it when they saved; the digest goes at 08:00 there. */
   timeZone: text('time_zone'),
+  /**
+   * Quiet hours (issue 42), minutes after midnight in the member's zone (Europe/Madrid until
+   * known): pushes that come inside wait for the end; the bell does not. Equal: none.
+   */
+  quietStart: smallint('quiet_start')
+    .notNull()
+    .default(22 * 60),
+  quietEnd: smallint('quiet_end')
+    .notNull()
+    .default(8 * 60),
   /** The last period a digest was settled for ('2026-11-30' daily, '2026-W49' weekly), sent or empty. */
   digestPeriod: text('digest_period'),
   digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),

@@ -2,12 +2,15 @@ import { useEffect, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { Button } from '~/ui/button'
 import type { Role } from '~/platform/auth/schema'
-import { CHANNEL_LABELS, type Channel, DIGEST_LABELS, type DigestFrequency, type Topic, topicsFor } from '../preferences'
+import { CHANNEL_LABELS, type Channel, channelsOf, DIGEST_LABELS, type DigestFrequency, type Topic, topicsFor } from '../preferences'
 
 export interface PreferencesView {
   topics: Partial<Record<Topic, Channel>>
   digest: DigestFrequency
   timeZone: string | null
+  /** Quiet hours, 'HH:MM' in the member's zone. */
+  quietStart: string
+  quietEnd: string
 }
 
 const radio = 'size-4 shrink-0 accent-primary'
@@ -47,15 +50,12 @@ export function PreferencesForm({
       </div>
       <div className="grid gap-4">
         {topicsFor({ roles }).map((topic) => (
-          <div
-            key={topic.key}
-            className="grid gap-2 border-b pb-4 last:border-b-0 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-4"
-          >
+          <div key={topic.key} className="grid gap-2 border-b pb-4 last:border-b-0">
             <p id={`topic-${topic.key}`} className="text-sm font-medium">
               {topic.label}
             </p>
             <div role="radiogroup" aria-labelledby={`topic-${topic.key}`} className="flex flex-wrap gap-x-4 gap-y-2">
-              {(Object.keys(CHANNEL_LABELS) as Channel[]).map((channel) => (
+              {channelsOf(topic).map((channel) => (
                 <label key={channel} className="flex items-center gap-2 text-sm">
                   <input
                     type="radio"
@@ -84,6 +84,35 @@ export function PreferencesForm({
               {DIGEST_LABELS[frequency]}
             </label>
           ))}
+        </div>
+      </fieldset>
+      <fieldset className="grid gap-2">
+        <legend className="text-sm font-medium">Horas de silencio</legend>
+        <p className="text-sm text-muted-foreground">
+          Las notificaciones push que lleguen entre estas horas {zoneName ? `(${zoneName})` : 'de tu zona horaria'} esperan al final; en la
+          web las verás al momento.
+        </p>
+        <div className="flex flex-wrap gap-4">
+          <label className="grid gap-1 text-sm">
+            Desde
+            <input
+              type="time"
+              name="quietStart"
+              required
+              defaultValue={preferences.quietStart}
+              className="h-10 rounded-md border border-input bg-background px-3"
+            />
+          </label>
+          <label className="grid gap-1 text-sm">
+            Hasta
+            <input
+              type="time"
+              name="quietEnd"
+              required
+              defaultValue={preferences.quietEnd}
+              className="h-10 rounded-md border border-input bg-background px-3"
+            />
+          </label>
         </div>
       </fieldset>
       <Button type="submit" variant="outline" disabled={saving} className="justify-self-start">

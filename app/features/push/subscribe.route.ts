@@ -1,0 +1,11 @@
+import { redirect } from 'react-router'
+import { requireUser } from '~/features/account/guards.server'
+import { guardedAction } from '~/platform/http/responses.server'
+import { subscribeAction } from './subscriptions.server'
+
+/** Push is turned on from /perfil's notifications card. */
+export async function loader() {
+  return redirect('/perfil#notificaciones')
+}
+
+export const action = guardedAction(requireUser, subscribeAction)
