@@ -39,7 +39,7 @@ const CLASSES: Record<string, string> = {
   mt: 'mt-0 mt-0.5 mt-1 mt-1.5 mt-10 mt-2 mt-3 mt-4 mt-5 mt-6 mt-8 mt-auto',
   'flex-wrap': 'flex-nowrap flex-wrap',
   'justify-content': 'justify-between justify-center justify-end justify-start',
-  position: 'absolute fixed relative sticky',
+  position: 'absolute fixed relative static sticky',
   inset: 'inset-0',
   m: 'm-1 m-auto',
   size: 'size-1.5 size-10 size-11 size-12 size-14 size-16 size-2 size-24 size-28 size-3 size-3.5 size-4 size-48 size-5 size-6 size-8 size-9 size-[300px] size-full',

@@ -52,6 +52,7 @@ const NOT_A_MEMBERS_WRITE: Record<string, string> = {
   'features/account/auth-api.route.ts': 'better-auth’s endpoint: only the e-mail confirmation link is open',
   'features/notifications/notifications.route.tsx': 'marking notifications read',
   'features/notifications/unsubscribe.route.tsx': 'a signed unsubscribe link, without a session',
+  'features/push/subscribe.route.ts': 'this device receiving the member’s own notifications (JSON, not a form): reading, not writing',
   'features/admission/apply.route.tsx': 'applying to join: a visitor’s form',
   'features/admission/status.route.tsx': 'an application’s signed status link',
   'features/billing/checkout.route.ts': 'paying: billing is the admin’s decision, not moderation’s',
