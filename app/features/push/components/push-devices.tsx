@@ -110,7 +110,13 @@ export function PushDevices({ publicKey, devices }: PushDevicesView) {
       ) : support === 'no' ? (
         <p className="text-sm">{PUSH_CARD_TEXT.unsupported}</p>
       ) : subscribedHere ? null : (
-        <Button type="button" variant="outline" className="justify-self-start" disabled={busy || support !== 'yes'} onClick={enable}>
+        <Button
+          type="button"
+          variant="outline"
+          className="h-auto min-h-10 justify-self-start whitespace-normal"
+          disabled={busy || support !== 'yes'}
+          onClick={enable}
+        >
           {busy ? PUSH_CARD_TEXT.enabling : PUSH_CARD_TEXT.enable}
         </Button>
       )}
