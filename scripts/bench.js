@@ -336,6 +336,18 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 // --- helpers ----------------------------------------------------------------------------------
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Stops a server child: SIGTERM (its graceful stop), then SIGKILL after `graceMs`. */
+function stopper(child, signal, graceMs) {
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    signal('SIGTERM')
+    const timer = setTimeout(() => signal('SIGKILL'), graceMs)
+    await exited
+    clearTimeout(timer)
+  }
+}
+
 function portIsFree(port) {
   return new Promise((resolve) => {
     const socket = net.connect({ host: HOST, port })
@@ -403,14 +415,7 @@ async function startServer(env, logFile) {
       stdio: ['ignore', log, log],
     },
   )
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 12_000)
-    await exited
-    clearTimeout(timer)
-  }
+  const stop = stopper(child, (signal) => child.kill(signal), 12_000)
   cleanups.push(stop)
   const deadline = Date.now() + START_TIMEOUT_MS
   while (Date.now() < deadline) {
@@ -851,14 +856,8 @@ async function startSupervised(env, logFile, workers) {
     env: { ...env, WEB_CONCURRENCY: String(workers), MEMORY_LIMIT_MB: String(limit * workers), LOG_LEVEL: 'warn' },
     stdio: ['ignore', log, log],
   })
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    process.kill(-child.pid, 'SIGTERM')
-    const timer = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 15_000)
-    await exited
-    clearTimeout(timer)
-  }
+  // The supervisor and its processes are one group: the signal goes to all of them.
+  const stop = stopper(child, (signal) => process.kill(-child.pid, signal), 15_000)
   cleanups.push(stop)
   const deadline = Date.now() + START_TIMEOUT_MS
   while (Date.now() < deadline) {
