@@ -138,6 +138,14 @@ test('a new deploy takes over at the next navigation: its worker controls the pa
   const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-deploy-'))
   const context = await browser.newContext({ baseURL: origin, serviceWorkers: 'allow', locale: 'es-ES' })
   const page = await context.newPage()
+  // The browser's own account of its workers (DevTools protocol): each version and its state.
+  const versions = new Map<string, { status: string; scriptURL: string }>()
+  const cdp = await context.newCDPSession(page)
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions: updated }) => {
+    for (const version of updated) versions.set(version.versionId, { status: version.status, scriptURL: version.scriptURL })
+  })
+  await cdp.send('ServiceWorker.enable')
+  const activated = () => [...versions].filter(([, version]) => version.status === 'activated').map(([id]) => id)
   let server = await serve(APP_DIR, port, dataDir)
   try {
     // Build A: its worker registers, controls the page and keeps its build's cache.
@@ -149,6 +157,9 @@ test('a new deploy takes over at the next navigation: its worker controls the pa
     await expect(page.locator('html')).not.toHaveAttribute('data-deploy', MARK)
     const entryA = await page.evaluate(() => [...document.querySelectorAll('script[type=module]')].length)
     expect(entryA).toBeGreaterThan(0)
+
+    await expect.poll(activated).toHaveLength(1)
+    const [versionA] = activated()
 
     // The deploy: A stops, B starts on the same port with the same data.
     await stop(server)
@@ -165,6 +176,11 @@ test('a new deploy takes over at the next navigation: its worker controls the pa
     // B's worker installs (sw.js changed), skips waiting, deletes A's cache and claims the page.
     await expect.poll(() => cacheNames(page), { timeout: 30_000 }).toEqual([`circulo-${idB}`])
     await controlled(page)
+    // A's worker is gone (redundant), not waiting behind B: one activated version, B's, and none waiting.
+    await expect.poll(() => versions.get(versionA!)?.status).toBe('redundant')
+    expect(activated()).toHaveLength(1)
+    expect(activated()[0]).not.toBe(versionA)
+    expect([...versions.values()].filter((version) => version.status === 'installed')).toEqual([])
     const servedB = await page.evaluate(() => fetch('/sw.js').then((response) => response.text()))
     expect(servedB).toContain(`const BUILD_ID = "${idB}"`)
     // The worker controlling the page is B's: what it fetches goes into B's cache.
