@@ -192,6 +192,21 @@ for (const [name, viewport] of [
     await expect(card.getByLabel('Desde')).toHaveValue('22:00')
     await expect(card.getByLabel('Hasta')).toHaveValue('08:00')
     await expect(card.getByRole('radio', { name: 'En la web, por email y por notificación push' }).first()).toBeVisible()
+    // Private messages by push too (who wrote, never what: decisions/0035), the same five choices.
+    const messagesTopic = card.getByRole('radiogroup', { name: 'Mensajes privados' })
+    await expect(messagesTopic.getByRole('radio')).toHaveCount(5)
+    await messagesTopic.getByRole('radio', { name: 'En la web y por notificación push', exact: true }).check()
+    await expect(messagesTopic.getByRole('radio', { name: 'En la web, por email y por notificación push' })).toBeVisible()
+    await messagesTopic.screenshot({ path: `test-results/screens/phone-messages-push-${name}.png` })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width)
+    await card.getByRole('button', { name: 'Guardar preferencias' }).click()
+    await expectToast(page, 'Preferencias de notificación guardadas')
+    await expect(
+      page.locator('#notificaciones').getByRole('radiogroup', { name: 'Mensajes privados' }).getByRole('radio', {
+        name: 'En la web y por notificación push',
+        exact: true,
+      }),
+    ).toBeChecked()
 
     await card.getByRole('button', { name: 'Activar notificaciones en este dispositivo' }).click()
     await expectToast(page, 'Notificaciones activadas en este dispositivo')

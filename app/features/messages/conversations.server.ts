@@ -1,6 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { displayName } from '~/features/account/display-name'
 import { profiles } from '~/features/account/schema'
+import { byPush } from '~/features/notifications/preferences'
+import { deliveryFor } from '~/features/notifications/preferences.server'
+import { queuePush } from '~/features/push/queue.server'
 import { user } from '~/platform/auth/schema'
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { refuse } from '~/platform/http/responses.server'
@@ -182,6 +185,8 @@ export async function sendMessage({
         .update(profiles)
         .set({ unreadMessages: sql`${profiles.unreadMessages} + 1` })
         .where(eq(profiles.userId, recipientId))
+      // Push (issue 42) for a member who chose it, each message; what it says is read when it goes (push.server.ts).
+      if (byPush(await deliveryFor(tx, recipientId, 'messages'))) await queuePush(tx, recipientId, { messageId: message!.id })
       await publishInTransaction(tx, { type: 'message', userId: recipientId, conversationId: conversation.id })
     }
     return { conversationId: conversation.id, messageId: message!.id, created: true, opened }

@@ -21,12 +21,10 @@ function isTimeZone(value: string) {
 /** The /perfil form 'Notificaciones': one choice per topic, the digest, and the browser's zone. */
 export const PreferencesSchema = z.object({
   intent: z.literal('preferences'),
-  ...(Object.fromEntries(
-    TOPICS.map((topic) => {
-      const choices = 'withoutPush' in topic ? channel.exclude(['push', 'all']) : channel
-      return [topic.key, 'only' in topic ? choices.optional() : choices]
-    }),
-  ) as Record<(typeof TOPICS)[number]['key'], typeof channel>),
+  ...(Object.fromEntries(TOPICS.map((topic) => [topic.key, 'only' in topic ? channel.optional() : channel])) as Record<
+    (typeof TOPICS)[number]['key'],
+    typeof channel
+  >),
   digest: z.enum(Object.keys(DIGEST_LABELS) as ['never', 'daily', 'weekly'], 'Elige la frecuencia del resumen'),
   // Quiet hours (issue 42): a browser without the fields keeps the ones saved.
   quietStart: clockTime.optional(),

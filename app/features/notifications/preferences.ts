@@ -38,22 +38,19 @@ export const TOPICS = [
   { key: 'myEvents', label: 'Mis eventos: recordatorios y plazas liberadas', types: ['event_spot', 'event_reminder'] },
   { key: 'admissions', label: 'Nuevas solicitudes de admisión', types: ['admission_application'], only: 'manage-members' },
   { key: 'reports', label: 'Nuevos informes de moderación', types: ['moderation_report'], only: 'moderate-content' },
-  // No notification type: private messages live in /mensajes, and this topic says whether they come
-  // by e-mail (issue 41); they have no push yet (issue 42 sends notifications only).
-  { key: 'messages', label: 'Mensajes privados', types: [], withoutPush: true },
+  // No notification type: private messages live in /mensajes, never in the bell. This topic says
+  // whether they come by e-mail (issue 41, messages/email.server.ts) and by push (issue 42,
+  // messages/push.server.ts, which never puts a message's words in a push).
+  { key: 'messages', label: 'Mensajes privados', types: [] },
 ] as const satisfies ReadonlyArray<{
   key: string
   label: string
   types: readonly NotificationType[]
   only?: Capability
-  withoutPush?: true
 }>
 
-const CHANNELS = Object.keys(CHANNEL_LABELS) as Channel[]
-
-/** The choices /perfil offers for a topic, in order: push only where something is pushed. */
-export const channelsOf = (topic: (typeof TOPICS)[number]) =>
-  'withoutPush' in topic ? CHANNELS.filter((channel) => !byPush(channel)) : CHANNELS
+/** The choices /perfil offers for every topic, in order. */
+export const CHANNELS = Object.keys(CHANNEL_LABELS) as Channel[]
 
 /** The topics a member sees in /perfil: a staff topic (new applications, new reports) only to whom it concerns. */
 export const topicsFor = (user: { roles: readonly Role[] }) => TOPICS.filter((topic) => !('only' in topic) || can(user, topic.only))

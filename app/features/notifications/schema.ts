@@ -102,7 +102,7 @@ export const notificationSettings = pgTable('notification_settings', {
   admissions: notificationChannelEnum('admissions').notNull().default('email'),
   /** Moderators and admins only: a new report (issue 28). */
   reports: notificationChannelEnum('reports').notNull().default('email'),
-  /** Private messages unread 15 minutes after they arrived (issue 41): e-mail or not; they are never in the bell. */
+  /** Private messages (issue 41): e-mailed when unread 15 minutes after they arrived, pushed as they come (issue 42, who wrote, never what); never in the bell. */
   messages: notificationChannelEnum('messages').notNull().default('email'),
   digest: digestFrequencyEnum('digest').notNull().default('weekly'),
   /** The member's IANA zone, as their browser told it when they saved; the digest goes at 08:00 there. */

@@ -56,6 +56,9 @@ async function navigate(request) {
 }
 
 async function asset(request) {
+  // A newer build's worker deleted this build's cache as it took over: opening it here would make
+  // it again, an old cache nobody deletes. The few fetches left to this worker go to the network.
+  if (!(await caches.has(CACHE))) return fetch(request)
   const cache = await caches.open(CACHE)
   const cached = await cache.match(request)
   if (cached) return cached

@@ -1,5 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm'
 import webpush from 'web-push'
+import { messagePushFor } from '~/features/messages/push.server'
 import { notifications } from '~/features/notifications/schema'
 import { NOTIFICATION_COLUMNS } from '~/features/notifications/views.server'
 import { getDb } from '~/platform/db/client.server'
@@ -36,15 +37,21 @@ export function pushRetry(attempts: number, error: unknown) {
   return Math.min(30 * 2 ** (attempts - 1), 3600)
 }
 
-/** One notification to one device (queued by queue.server.ts, at the end of quiet hours if need be). */
-export const pushDeliveryJob = defineJob<{ subscriptionId: string; notificationId: string }>({
+/** What a push is about: a notification (its id), or a private message, which is none (issue 42). */
+export type PushAbout = string | { messageId: string }
+
+/**
+ * One notification or private message to one device (queued by queue.server.ts, at the end of
+ * quiet hours if need be). The one sender of pushes: both are sent, retried and counted alike.
+ */
+export const pushDeliveryJob = defineJob<{ subscriptionId: string; notificationId?: string; messageId?: string }>({
   name: 'push.deliver',
   label: 'Notificación push',
   retry: pushRetry,
-  run: ({ subscriptionId, notificationId }) => deliver(subscriptionId, notificationId),
+  run: ({ subscriptionId, notificationId, messageId }) => deliver(subscriptionId, messageId ? { messageId } : notificationId!),
 })
 
-export async function deliver(subscriptionId: string, notificationId: string) {
+export async function deliver(subscriptionId: string, about: PushAbout) {
   const vapid = getEnv().vapid
   const [subscription] = await getDb()
     .select({
@@ -58,16 +65,16 @@ export async function deliver(subscriptionId: string, notificationId: string) {
     .where(eq(pushSubscriptions.id, subscriptionId))
   // The device was turned off, or the keys removed from the configuration: nothing to send.
   if (!subscription || !vapid) return
-  const [notification] = await getDb()
-    .select(NOTIFICATION_COLUMNS)
-    .from(notifications)
-    // The subscription may have passed to another member since (another sign-in on that browser).
-    .where(and(eq(notifications.id, notificationId), eq(notifications.userId, subscription.userId)))
-  // Gone with what it was about, or already read in the bell (quiet hours kept it till morning).
-  if (!notification || notification.isRead) return
+  // Read for the subscription's member now: it may have passed to another member since (another
+  // sign-in on that browser), who is told nothing of the first one's.
+  const message =
+    typeof about === 'string'
+      ? await notificationPush(about, subscription.userId)
+      : await messagePushFor(about.messageId, subscription.userId)
+  if (!message) return
   const request = webpush.generateRequestDetails(
     { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-    payloadOf(pushMessageOf(notification)),
+    payloadOf(message),
     { vapidDetails: vapid, TTL: TIME_TO_LIVE_SECONDS, urgency: 'normal', contentEncoding: 'aes128gcm' },
   )
   let response: Response
@@ -110,6 +117,16 @@ export async function deliver(subscriptionId: string, notificationId: string) {
   if (response.status >= 500) throw new Error(`Push service answered ${response.status}`)
   // Another 4xx (a malformed request, a wrong key): sending it again would fail again.
   logger.warn({ status: response.status, subscriptionId }, 'Push refused by the push service')
+}
+
+async function notificationPush(notificationId: string, userId: string) {
+  const [notification] = await getDb()
+    .select(NOTIFICATION_COLUMNS)
+    .from(notifications)
+    .where(and(eq(notifications.id, notificationId), eq(notifications.userId, userId)))
+  // Gone with what it was about, or already read in the bell (quiet hours kept it till morning).
+  if (!notification || notification.isRead) return null
+  return pushMessageOf(notification)
 }
 
 /** Counts a failure; a subscription failing for 3 days is removed (true then). */

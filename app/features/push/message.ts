@@ -10,7 +10,7 @@ type Notification = Pick<
 export interface PushMessage {
   title: string
   body: string
-  /** A path of this site: the exact place (the comment, the session, the event). */
+  /** A path of this site: the exact place (the comment, the session, the event, the conversation). */
   url: string
   /** Same tag, same notification on the device: the newer replaces the older, silently. */
   tag: string
@@ -19,11 +19,13 @@ export interface PushMessage {
 /** Issue 42: a push's payload stays under 2 KB (never a 413 from a push service). */
 export const MAX_PAYLOAD_BYTES = 2048
 
-const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text)
+/** A line shortened to `length` characters, an ellipsis marking the cut. */
+export const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text)
 
 /**
  * A notification as a push: its short Spanish title and line, as the bell shows them. These never
- * carry a private message's words (messages are not notifications), only what the bell says.
+ * carry a private message's words (messages are not notifications: their pushes are made by
+ * messages/push.server.ts, without the words either), only what the bell says.
  * Several of one kind about one thing (likes on a post, comments on a session) share a tag.
  */
 export function pushMessageOf(notification: Notification): PushMessage {

@@ -9,6 +9,8 @@ import { deleteAccount } from '~/features/account/account-deletion.server'
 import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
 import { publishVideo } from '~/features/ceo-sessions/video-state.server'
+import { answerRequest, block, getConversationFor, markRead, sendMessage } from '~/features/messages/conversations.server'
+import { MESSAGE_PUSH } from '~/features/messages/push.server'
 import { toggleRegistration } from '~/features/events/events.server'
 import { reminderJob } from '~/features/events/reminders.server'
 import { TOPICS, type Channel, type Topic } from '~/features/notifications/preferences'
@@ -248,6 +250,142 @@ describe('what a push says, decrypted with the subscription’s keys', () => {
     expect(message.title.length).toBeLessThanOrEqual(60)
     expect(message.body.length).toBeLessThanOrEqual(160)
     expect(Buffer.byteLength(payloadOf(message))).toBeLessThan(MAX_PAYLOAD_BYTES)
+  })
+})
+
+describe('a private message by push: who wrote, never what', () => {
+  let reader: Person
+  let writer: Person
+  let key = 0
+  const write = (from: Person, to: Person, body: string) =>
+    sendMessage({ senderId: from.userId!, recipientId: to.userId!, body, key: `push-${Date.now().toString(36)}-${key++}` })
+  /** The push.deliver jobs queued for a device. */
+  const jobsFor = (keys: Device) =>
+    getDb()
+      .select({ id: jobs.id, payload: jobs.payload })
+      .from(jobs)
+      .where(and(eq(jobs.name, 'push.deliver'), sql`${jobs.payload}->>'subscriptionId' = ${keys.id}`))
+
+  beforeAll(async () => {
+    writer = await createPersona('premium', { firstName: 'Rosa', lastName: 'Remitente' })
+  })
+
+  test('a request says only who wants to write, and opens it; an accepted conversation’s messages group under one tag, without their words', async () => {
+    reader = await createPersona('premium', { firstName: 'Diego', lastName: 'Lector' })
+    await wantsPush(reader)
+    const phone = await device(reader)
+    const secret = 'Mi número de cuenta es ES91 2100 0418 4502 0005 1332'
+    const first = await write(writer, reader, secret)
+    await runPushJobs()
+    const request = receivedAt(phone).map((message) => decrypt(message, phone))
+    expect(request).toEqual([
+      {
+        title: 'Nueva solicitud de mensaje',
+        body: 'Rosa Remitente quiere escribirte. Abre la solicitud para leerla y decidir si la aceptas.',
+        url: `/mensajes/${first.conversationId}`,
+        tag: `message:${first.conversationId}`,
+      },
+    ])
+
+    // Accepted: each message a push, the same tag (the device shows one), the count in its line.
+    await answerRequest(first.conversationId, reader.userId!, 'accepted')
+    await markRead(await getConversationFor(first.conversationId, reader.userId!), reader.userId!)
+    received.length = 0
+    await write(writer, reader, 'La contraseña del banco es «girasol-77»')
+    await runPushJobs()
+    await write(writer, reader, 'Y el PIN, 4321')
+    await runPushJobs()
+    const accepted = receivedAt(phone).map((message) => decrypt(message, phone))
+    expect(accepted).toEqual([
+      {
+        title: 'Nuevo mensaje de Rosa Remitente',
+        body: 'Abre la conversación para leerlo.',
+        url: `/mensajes/${first.conversationId}`,
+        tag: `message:${first.conversationId}`,
+      },
+      {
+        title: 'Nuevo mensaje de Rosa Remitente',
+        body: 'Tienes 2 mensajes sin leer. Abre la conversación para leerlos.',
+        url: `/mensajes/${first.conversationId}`,
+        tag: `message:${first.conversationId}`,
+      },
+    ])
+    expect(MESSAGE_PUSH.title('Rosa Remitente')).toBe(accepted[0]!.title)
+    // No word of any message, in any push (decrypted) or in the bytes on the wire.
+    for (const push of [...request, ...accepted]) {
+      for (const word of ['ES91', 'cuenta', 'contraseña', 'girasol', 'PIN', '4321']) expect(JSON.stringify(push)).not.toContain(word)
+    }
+    for (const message of received) expect(message.body.toString('latin1')).not.toContain('girasol')
+    // Never in the bell: a message is no notification.
+    expect(await getDb().select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, reader.userId!))).toEqual([])
+  })
+
+  test('another conversation has a tag of its own', async () => {
+    const other = await createPersona('premium', { firstName: 'Otra', lastName: 'Persona' })
+    const target = await createPersona('premium', { firstName: 'Tomás', lastName: 'Dos' })
+    await wantsPush(target)
+    const phone = await device(target)
+    const one = await write(writer, target, 'uno')
+    const two = await write(other, target, 'dos')
+    await runPushJobs()
+    expect(receivedAt(phone).map((message) => decrypt(message, phone).tag)).toEqual([
+      `message:${one.conversationId}`,
+      `message:${two.conversationId}`,
+    ])
+  })
+
+  test('a blocked sender queues no push (the message is refused); a block made before the push goes stops it', async () => {
+    const blocker = await createPersona('premium', { firstName: 'Bea', lastName: 'Bloqueo' })
+    const pest = await createPersona('premium', { firstName: 'Pedro', lastName: 'Pesado' })
+    await wantsPush(blocker)
+    const phone = await device(blocker)
+    await block(blocker.userId!, pest.userId!)
+    await expect(write(pest, blocker, 'hola')).rejects.toBeDefined()
+    expect(await jobsFor(phone)).toEqual([])
+
+    // Queued in quiet hours, then the sender blocked: nothing goes at the end of them.
+    const later = await createPersona('premium', { firstName: 'Lola', lastName: 'Luego' })
+    await write(later, blocker, 'Mensaje nocturno')
+    expect(await jobsFor(phone)).toHaveLength(1)
+    await block(blocker.userId!, later.userId!)
+    await runPushJobs()
+    expect(receivedAt(phone)).toEqual([])
+  })
+
+  test('an ignored request, a read message, the bell or e-mail only: no push', async () => {
+    const member = await createPersona('premium', { firstName: 'Inés', lastName: 'Ignora' })
+    const phone = await device(member)
+    await wantsPush(member, 'email')
+    await write(writer, member, 'por email')
+    expect(await jobsFor(phone)).toEqual([])
+    await wantsPush(member, 'all')
+    const third = await createPersona('premium', { firstName: 'Tercero', lastName: 'Leído' })
+    const read = await write(third, member, 'leído antes de que salga el push')
+    await markRead(await getConversationFor(read.conversationId, member.userId!), member.userId!)
+    await runPushJobs()
+    expect(receivedAt(phone)).toEqual([])
+    const fourth = await createPersona('premium', { firstName: 'Cuarto', lastName: 'Ignorado' })
+    const ignored = await write(fourth, member, 'ignórame')
+    await answerRequest(ignored.conversationId, member.userId!, 'ignored')
+    await runPushJobs()
+    expect(receivedAt(phone)).toEqual([])
+  })
+
+  test('quiet hours hold a message’s push till they end', async () => {
+    const night = await createPersona('premium', { firstName: 'Nieves', lastName: 'Nocturna' })
+    const nowMinute = new Date().getUTCHours() * 60 + new Date().getUTCMinutes()
+    const end = (nowMinute + 2) % 1440
+    await wantsPush(night, 'push', { quietStart: (end + 1) % 1440, quietEnd: end })
+    await savePreferences(night.userId!, { ...(await getPreferences(night.userId!)), timeZone: 'UTC' })
+    const phone = await device(night)
+    await write(writer, night, 'de madrugada')
+    const [job] = await getDb()
+      .select({ runAt: jobs.runAt })
+      .from(jobs)
+      .where(and(eq(jobs.name, 'push.deliver'), sql`${jobs.payload}->>'subscriptionId' = ${phone.id}`))
+    expect(job!.runAt.getTime()).toBeGreaterThan(Date.now())
+    await runPushJobs()
+    expect(receivedAt(phone)).toEqual([])
   })
 })
 
@@ -565,17 +703,23 @@ describe('per-topic channels', () => {
     sessions: channel,
     events: channel,
     myEvents: channel,
-    messages: 'email',
+    messages: channel,
     digest: 'weekly',
   })
 
-  test('/perfil saves push and all three per topic, and quiet hours; messages offer no push', async () => {
+  test('/perfil saves push and all three per topic, private messages too, and quiet hours', async () => {
     const person = await createPersona('member')
-    const saved = await savePreferencesForm(person.cookie, { ...everyTopic('all'), likes: 'push', quietStart: '23:15', quietEnd: '07:00' })
+    const saved = await savePreferencesForm(person.cookie, {
+      ...everyTopic('all'),
+      likes: 'push',
+      messages: 'push',
+      quietStart: '23:15',
+      quietEnd: '07:00',
+    })
     expect(saved.status).toBe(302)
     expect(await readToast(saved.headers)).toMatchObject({ title: 'Preferencias de notificación guardadas' })
     const preferences = await getPreferences(person.userId!)
-    expect([preferences.comments, preferences.likes, preferences.messages]).toEqual(['all', 'push', 'email'])
+    expect([preferences.comments, preferences.likes, preferences.messages]).toEqual(['all', 'push', 'push'])
     expect([preferences.quietStart, preferences.quietEnd]).toEqual([23 * 60 + 15, 7 * 60])
     // Without the fields (an older page), the quiet hours stay.
     expect((await savePreferencesForm(person.cookie, everyTopic('web'))).status).toBe(302)
@@ -583,7 +727,7 @@ describe('per-topic channels', () => {
     for (const fields of [
       { ...everyTopic('web'), quietStart: '25:00' },
       { ...everyTopic('web'), quietEnd: '8' },
-      { ...everyTopic('web'), messages: 'push' },
+      { ...everyTopic('web'), messages: 'loud' },
       { ...everyTopic('loud') },
     ]) {
       const refused = await savePreferencesForm(person.cookie, fields)

@@ -6,7 +6,7 @@ import { notifications, notificationSettings } from '~/features/notifications/sc
 import { type DbExecutor, getDb } from '~/platform/db/client.server'
 import { getEnv } from '~/platform/env.server'
 import { defineJob, enqueue } from '~/platform/jobs/jobs.server'
-import { pushDeliveryJob } from './delivery.server'
+import { type PushAbout, pushDeliveryJob } from './delivery.server'
 import { pushTime } from './quiet-hours'
 import { pushSubscriptions } from './schema'
 
@@ -18,17 +18,19 @@ const QUIET_HOURS = {
 
 /**
  * Called by the notification fan-out (notifyInTransaction) for a recipient who wants the topic
- * by push: one delivery per device, in the same transaction, due now or when their quiet hours end.
+ * by push, and by sendMessage for a private message (which is no notification: `{ messageId }`):
+ * one delivery per device, in the same transaction, due now or when their quiet hours end.
  */
-export async function queuePush(tx: DbExecutor, recipientId: string, notificationId: string) {
+export async function queuePush(tx: DbExecutor, recipientId: string, about: PushAbout) {
   if (!getEnv().vapid) return
   const devices = await tx
     .select({ id: pushSubscriptions.id, ...QUIET_HOURS })
     .from(pushSubscriptions)
     .innerJoin(notificationSettings, eq(notificationSettings.userId, pushSubscriptions.userId))
     .where(eq(pushSubscriptions.userId, recipientId))
+  const subject = typeof about === 'string' ? { notificationId: about } : about
   for (const device of devices) {
-    await enqueue(pushDeliveryJob, { subscriptionId: device.id, notificationId }, { executor: tx, runAt: pushTime(new Date(), device) })
+    await enqueue(pushDeliveryJob, { subscriptionId: device.id, ...subject }, { executor: tx, runAt: pushTime(new Date(), device) })
   }
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { Button } from '~/ui/button'
 import type { Role } from '~/platform/auth/schema'
-import { CHANNEL_LABELS, type Channel, channelsOf, DIGEST_LABELS, type DigestFrequency, type Topic, topicsFor } from '../preferences'
+import { CHANNEL_LABELS, CHANNELS, type Channel, DIGEST_LABELS, type DigestFrequency, type Topic, topicsFor } from '../preferences'
 
 export interface PreferencesView {
   topics: Partial<Record<Topic, Channel>>
@@ -55,7 +55,7 @@ export function PreferencesForm({
               {topic.label}
             </p>
             <div role="radiogroup" aria-labelledby={`topic-${topic.key}`} className="flex flex-wrap gap-x-4 gap-y-2">
-              {channelsOf(topic).map((channel) => (
+              {CHANNELS.map((channel) => (
                 <label key={channel} className="flex items-center gap-2 text-sm">
                   <input
                     type="radio"
