@@ -237,3 +237,16 @@ test('on an iPhone’s Safari the card says to add the app to the Home Screen fi
   ).toBeVisible()
   await expect(page.getByRole('button', { name: 'Activar notificaciones en este dispositivo' })).toHaveCount(0)
 })
+
+test('the privacy policy names the push services and what a device’s subscription keeps', async ({ page }) => {
+  await page.goto('/privacidad')
+  await expect(page.getByRole('listitem').filter({ hasText: /^El servicio de notificaciones de su navegador/ })).toContainText(
+    'recibe cada aviso cifrado, sin poder leerlo, para hacerlo llegar a ese dispositivo. Los avisos nunca incluyen el texto de sus mensajes privados.',
+  )
+  await expect(page.getByRole('listitem').filter({ hasText: /^Comunicaciones:/ })).toContainText(
+    'la dirección que su navegador nos da para enviárselas',
+  )
+  await expect(page.getByRole('listitem').filter({ hasText: /^Supresión:/ })).toContainText(
+    'sus notificaciones y los dispositivos donde las activó',
+  )
+})

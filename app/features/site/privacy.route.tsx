@@ -123,7 +123,9 @@ export default function PrivacidadPage() {
             relevantes en la cuenta.
           </li>
           <li>
-            <B>Comunicaciones:</B> los mensajes que nos envíe y sus preferencias de notificación.
+            <B>Comunicaciones:</B> los mensajes que nos envíe, sus preferencias de notificación y, si activa las notificaciones en un
+            dispositivo, la dirección que su navegador nos da para enviárselas, el nombre del dispositivo y las fechas de alta y del último
+            envío.
           </li>
         </UL>
         <P>
@@ -240,6 +242,11 @@ export default function PrivacidadPage() {
             del servicio (confirmación de cuenta, restablecimiento de contraseña y avisos).
           </li>
           <li>
+            <B>El servicio de notificaciones de su navegador</B> (Google, Mozilla, Apple o Microsoft, según el navegador), solo si activa
+            las notificaciones en un dispositivo: recibe cada aviso cifrado, sin poder leerlo, para hacerlo llegar a ese dispositivo. Los
+            avisos nunca incluyen el texto de sus mensajes privados.
+          </li>
+          <li>
             <B>Las herramientas del cuestionario de admisión y de reserva de sesiones</B>, cuando usted las utiliza.
           </li>
           <li>
@@ -282,10 +289,11 @@ export default function PrivacidadPage() {
           <li>
             <B>Supresión:</B> pedir que eliminemos sus datos cuando ya no sean necesarios, salvo obligación legal de conservarlos. Desde su
             perfil, «Eliminar mi cuenta» (con su contraseña y, si la usa, su verificación en dos pasos) cancela su suscripción y borra al
-            instante su cuenta, su perfil, su foto, sus likes, sus inscripciones, sus notificaciones, sus sesiones y su solicitud de
-            admisión. Lo que escribió en conversaciones compartidas se conserva como «Miembro eliminado», sin su nombre ni su foto, salvo
-            que elija eliminarlo también. Solo queda, durante 12 meses, la línea del registro de acciones que deja constancia de la
-            eliminación, identificada por un código interno; las facturas las conserva Stripe durante el plazo que exige la ley fiscal.
+            instante su cuenta, su perfil, su foto, sus likes, sus inscripciones, sus notificaciones y los dispositivos donde las activó,
+            sus sesiones y su solicitud de admisión. Lo que escribió en conversaciones compartidas se conserva como «Miembro eliminado», sin
+            su nombre ni su foto, salvo que elija eliminarlo también. Solo queda, durante 12 meses, la línea del registro de acciones que
+            deja constancia de la eliminación, identificada por un código interno; las facturas las conserva Stripe durante el plazo que
+            exige la ley fiscal.
           </li>
           <li>
             <B>Oposición:</B> oponerse a los tratamientos basados en nuestro interés legítimo, por motivos relacionados con su situación
