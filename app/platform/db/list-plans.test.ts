@@ -116,7 +116,17 @@ const bigSeqScans = (node: PlanNode): string[] => [
 let indexes: Map<string, { table: string; column: string | null; partial: boolean }>
 
 /** Plan nodes that stream their input's rows on: under a Limit through them, an index read stops after its rows. */
-const STREAMING = new Set(['Limit', 'Nested Loop', 'Subquery Scan', 'Result', 'Append', 'Merge Append', 'Unique', 'Incremental Sort', 'Memoize'])
+const STREAMING = new Set([
+  'Limit',
+  'Nested Loop',
+  'Subquery Scan',
+  'Result',
+  'Append',
+  'Merge Append',
+  'Unique',
+  'Incremental Sort',
+  'Memoize',
+])
 
 /**
  * Reads of a big table's index whose condition leaves the index's first column free: they walk the
@@ -129,7 +139,12 @@ const unboundedIndexReads = (node: PlanNode, limited = false): string[] => {
   const index = indexes.get(node['Index Name'] as string)
   const condition = String(node['Index Cond'] ?? '')
   const own =
-    index && index.column && !index.partial && !limited && bigTables.has(index.table) && !new RegExp(`\\b${index.column}\\b`).test(condition)
+    index &&
+    index.column &&
+    !index.partial &&
+    !limited &&
+    bigTables.has(index.table) &&
+    !new RegExp(`\\b${index.column}\\b`).test(condition)
       ? [`${node['Node Type'] as string} using ${node['Index Name'] as string}${condition ? ` (${condition})` : ''}`]
       : []
   const type = node['Node Type'] as string
@@ -351,7 +366,9 @@ describe('list queries at ×10 (issue 38)', () => {
     const reads = (node: PlanNode): string[] => [
       ...(TABLES.includes(node['Relation Name'] as string) ||
       TABLES.some((table) => String(node['Index Name'] ?? '').startsWith(`${table}_`))
-        ? [`${node['Node Type'] as string} ${(node['Index Name'] as string | undefined) ?? ''} ${(node['Index Cond'] as string | undefined) ?? ''}`.trim()]
+        ? [
+            `${node['Node Type'] as string} ${(node['Index Name'] as string | undefined) ?? ''} ${(node['Index Cond'] as string | undefined) ?? ''}`.trim(),
+          ]
         : []),
       ...(node.Plans ?? []).flatMap(reads),
     ]
@@ -359,13 +376,15 @@ describe('list queries at ×10 (issue 38)', () => {
     const [open] = gauges
     for (const plan of [planOf, indexedPlanOf]) {
       // The member's newest ten by the member's key (a sort, if any, of those few rows only).
-      expect(reads(await plan(device!.text, device!.params)).filter((read) => read !== 'Bitmap Heap Scan'), plan.name).toEqual([
-        expect.stringMatching(/^(Index Scan Backward|Index Scan|Bitmap Index Scan) push_subscriptions_user_idx \(user_id = /),
-      ])
+      expect(
+        reads(await plan(device!.text, device!.params)).filter((read) => read !== 'Bitmap Heap Scan'),
+        plan.name,
+      ).toEqual([expect.stringMatching(/^(Index Scan Backward|Index Scan|Bitmap Index Scan) push_subscriptions_user_idx \(user_id = /)])
       // Counted from the partial index of open reports alone, never through the closed ones.
-      expect(reads(await plan(open!.text, open!.params)).filter((read) => read !== 'Bitmap Heap Scan'), plan.name).toEqual([
-        expect.stringMatching(/^(Index Only Scan|Bitmap Index Scan) moderation_reports_open_idx$/),
-      ])
+      expect(
+        reads(await plan(open!.text, open!.params)).filter((read) => read !== 'Bitmap Heap Scan'),
+        plan.name,
+      ).toEqual([expect.stringMatching(/^(Index Only Scan|Bitmap Index Scan) moderation_reports_open_idx$/)])
     }
   }, 120_000)
 })
