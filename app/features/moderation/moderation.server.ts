@@ -353,9 +353,10 @@ export function decodeQueueCursor(value: string | null): QueueCursor | null {
  * What waits, oldest first: one page after `after` (and one more, to tell whether another follows).
  * The page's entries are found first from what orders them (an item's oldest open report, a
  * review's request); only its 26 items are then aggregated (reasons, notes, messages' contexts).
- * Aggregating every item with open reports to keep 26 cost 9 ms at ×10 (1,000 items, 3,000
- * reports; issue 38), 4 ms this way: both still read the open reports (the moderators' backlog,
- * through the partial index when the planner does not read the small table whole).
+ * Aggregating every item with open reports to keep 26 cost 8.4 ms at ×10 (1,000 items, 3,000
+ * reports; issue 38), 3.1 ms this way (0.84 and 1.12 ms at ×1): both still read the open reports
+ * (the moderators' backlog, through the partial index when the planner does not read the small
+ * table whole).
  */
 export function waitingQuery(after: QueueCursor | null) {
   const r = moderationReports
