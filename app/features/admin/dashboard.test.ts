@@ -280,3 +280,54 @@ describe('the dashboard of a known community (30 days to 2026-11-25)', () => {
     expect(found).toEqual([])
   })
 })
+
+describe('active members, kept by triggers (migration 0045, issue 38)', () => {
+  /** What the counters say against a count of the days themselves, from each of these days on. */
+  async function compare() {
+    const result = (await getDb().execute(sql`
+      select
+        (select json_agg(json_build_array(s.day::text,
+          (select count(distinct user_id)::int from member_activity_days where day >= s.day),
+          (select coalesce(sum(n), 0)::int from activity_daily where kind = 'active_last' and day >= s.day)) order by s.day)
+         from (select d::date as day from generate_series(date '2026-08-01', date '2026-12-31', interval '1 day') d) s) as "since",
+        (select coalesce(json_agg(json_build_array(week::text, n) order by week), '[]') from (
+          select date_trunc('week', day)::date as week, count(distinct user_id)::int as n from member_activity_days group by 1) counted) as "counted",
+        (select coalesce(json_agg(json_build_array(day::text, n) order by day), '[]') from activity_daily
+          where kind = 'active_weeks' and n > 0) as "kept"`)) as unknown as {
+      rows: Array<{ since: Array<[string, number, number]>; counted: Array<[string, number]>; kept: Array<[string, number]> }>
+    }
+    const { since, counted, kept } = result.rows[0]!
+    expect(since.filter(([, direct, fromCounters]) => direct !== fromCounters)).toEqual([])
+    expect(kept).toEqual(counted)
+    return since.find(([day]) => day === '2026-10-27')![1]
+  }
+
+  test('later days, earlier days, several members in one statement, a day removed, an account deleted: the counters equal the count of the days', async () => {
+    expect(await compare()).toBe(2)
+    await member('m9')
+    await member('m10')
+    // One statement: a member's days out of order, another's first day, and a day already known (ignored).
+    await getDb().execute(sql`
+      insert into member_activity_days (day, user_id)
+      values ('2026-11-26', 'm9'), ('2026-11-02', 'm9'), ('2026-12-01', 'm9'), ('2026-10-05', 'm10'), ('2026-11-24', 'm1')
+      on conflict do nothing`)
+    // m9 is; m10 only on 2026-10-05, before the period.
+    expect(await compare()).toBe(3)
+    // Earlier than the member's last: neither last days nor a week already counted move.
+    await getDb().execute(sql`insert into member_activity_days (day, user_id) values ('2026-11-27', 'm9'), ('2026-09-01', 'm1')`)
+    await compare()
+    // One statement per day, as noteActive writes them.
+    for (const day of ['2026-12-02', '2026-12-03', '2026-12-10']) {
+      await getDb().execute(sql`insert into member_activity_days (day, user_id) values (${day}, 'm10')`)
+    }
+    await compare()
+    // A member's last day removed, and another's only day of a week.
+    await getDb().execute(sql`delete from member_activity_days where (user_id, day) in (('m10', '2026-12-10'), ('m9', '2026-11-02'))`)
+    await compare()
+    // An account deleted takes its days with it (the cascade is one statement).
+    await getDb().execute(sql`delete from "user" where id in ('m9', 'm10')`)
+    expect(await compare()).toBe(2)
+    await getDb().execute(sql`delete from member_activity_days where (user_id, day) = ('m1', '2026-09-01')`)
+    expect(await compare()).toBe(2)
+  })
+})

@@ -10,7 +10,9 @@ export const activityDaily = pgTable(
   'activity_daily',
   {
     day: date('day').notNull(),
-    kind: text('kind', { enum: ['posts', 'comments', 'likes', 'registrations', 'views'] }).notNull(),
+    // 'active_last': members whose last day of use is that day; 'active_weeks', on a Monday: members
+    // who used the community that week (kept from member_activity_days, migration 0045).
+    kind: text('kind', { enum: ['posts', 'comments', 'likes', 'registrations', 'views', 'active_last', 'active_weeks'] }).notNull(),
     n: integer('n').notNull(),
   },
   (table) => [primaryKey({ columns: [table.day, table.kind] })],

@@ -126,7 +126,11 @@ export const memberActivityDays = pgTable(
     day: date('day').notNull(),
     userId: userIdColumn(),
   },
-  (table) => [primaryKey({ columns: [table.day, table.userId] })],
+  (table) => [
+    primaryKey({ columns: [table.day, table.userId] }),
+    // A member's other days, for the triggers that keep the console's active members (migration 0045).
+    index('member_activity_days_user_idx').on(table.userId, table.day),
+  ],
 )
 
 /** better-auth's two-factor plugin: the TOTP secret and the recovery codes, encrypted with the app's secret. */

@@ -1,0 +1,1 @@
+CREATE INDEX "member_activity_days_user_idx" ON "member_activity_days" USING btree ("user_id","day");
