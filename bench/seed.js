@@ -7,7 +7,8 @@
 //    data set in one transaction of set-based INSERT … SELECT FROM generate_series, the bulk
 //    tables' indexes and foreign keys set aside and built again once their rows are in
 //    (deferChecks, below) (at ×1; BENCH_SCALE multiplies the counts, below):
-//      1,000 members (user + credential account + profile; 90 % complete, a third premium),
+//      1,000 members (user + credential account + profile; 90 % complete, a third premium; a fifth
+//      of them active on each of the last 84 days, for the console's active members),
 //      10,000 posts over ~350 days (2 pinned, 1 in 8 with attachments), ~30,000 comments
 //      (a third of them replies), ~55,000 post likes, ~45,000 comment likes, and 100,000
 //      notifications, 300 of them for the member the benchmark signs in as (bench-viewer@example.com).
@@ -429,6 +430,13 @@ SELECT CASE WHEN n % 4 = 0 THEN 'premium_granted' ELSE 'sign_in_failed' END,
        CASE WHEN n % 4 = 0 THEN 'bench-admin' END, 'bench-u' || (1 + n % ${MEMBERS}), '{}'::jsonb, '127.0.0.1',
        now() - n * interval '${1580 / scale} seconds'
 FROM generate_series(1, ${AUDIT_LINES}) n;
+
+-- The console's active members (migration 0045's counters, kept by its triggers): a fifth of the
+-- members used the community each day of the last 12 weeks, each member every fifth day.
+INSERT INTO member_activity_days (day, user_id)
+SELECT current_date - d, 'bench-u' || u
+FROM generate_series(0, 83) d CROSS JOIN generate_series(1, ${MEMBERS}) u
+WHERE (u + d) % 5 = 0;
 
 -- Issue 41: private messages. Each member talks with the next three (5 messages each conversation),
 -- and the viewer has 40 conversations, the first of 30 messages, five of them unread.
