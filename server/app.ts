@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs'
 import v8 from 'node:v8'
 import path from 'node:path'
 import express from 'express'
-import { trace } from '@opentelemetry/api'
 import * as serverBuild from 'virtual:react-router/server-build'
 import { closeDatabase, openDatabase } from '~/platform/db/client.server'
 import { grantRoleByEmail } from '~/features/members/roles.server'
@@ -225,8 +224,7 @@ export function createApp({ development }: { development: boolean }) {
     // Every log line of this request carries its id; the browser gets it to quote.
     const requestId = newRequestId()
     res.setHeader('X-Request-Id', requestId)
-    // With tracing on (decisions/0036), the request's span carries the id the log lines carry.
-    trace.getActiveSpan()?.setAttribute('request.id', requestId)
+    // With tracing on (decisions/0036), server/tracing.js puts this header's id on the request's span.
     runWithRequestId(requestId, next, req.method, res.locals.route as RouteLabel | undefined)
   })
   app.use(allowedMethods())
