@@ -66,7 +66,7 @@ let closing = false
 // rate limit or log line (decisions/0036).
 server.get('/readyz', appModule.readyz)
 server.use(appModule.httpMetrics())
-server.use((req, res, next) => {
+server.use(function startingOrStopping(req, res, next) {
   // An event stream opened while stopping would hold the stop until DRAIN_MS: the browser comes back.
   const stream = closing && req.headers.accept === 'text/event-stream'
   if (ready && !stream) return next()
