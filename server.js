@@ -126,11 +126,11 @@ function listen() {
 if (!LISTEN_WHEN_READY) await listen()
 
 // A graceful stop (a deploy, a restart; the signal often reaches `npm start` and this process
-// both): /readyz answers 503 at once; for SHUTDOWN_DELAY_SECONDS (0 unless set) the process goes on
-// serving as before, each answer closing its connection, so that a load balancer polling /readyz
-// every few seconds stops sending here while a listener still answers what it sends meanwhile
-// (decisions/0036); then no new connections; event streams closed at once (the browser reconnects, to another
-// process or to this one restarted); the job worker finishes its job and takes no more; every
+// both): /readyz answers 503 at once; for SHUTDOWN_DELAY_SECONDS (0 unless set) the process goes
+// on serving as before, each answer closing its connection, so that a load balancer polling
+// /readyz every few seconds stops sending here while a listener still answers what it sends
+// meanwhile (decisions/0036); then no new connections; event streams closed at once (the browser
+// reconnects, to another process or to this one restarted); the job worker finishes its job and takes no more; every
 // request that has reached the server is answered (up to DRAIN_MS), its connection then closed;
 // then the database closes.
 const DRAIN_MS = 10_000

@@ -1,8 +1,8 @@
 // OpenTelemetry traces (decisions/0036), loaded before the server with `node --import` by
 // `npm start` only when the standard OTEL_* variables ask for them (OTEL_TRACES_EXPORTER, or an
 // OTLP endpoint): off, nothing of this is loaded. HTTP, Express and PostgreSQL (`pg`) spans;
-// each request's HTTP span carries the log's request id (`request.id`, sent by server/app.ts). The embedded
-// database (PGlite) has no instrumentation: its statements appear in no span.
+// each request's HTTP span carries the log's request id (`request.id`, sent by server/app.ts).
+// The embedded database (PGlite) has no instrumentation: its statements appear in no span.
 import { createRequire, register } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -12,9 +12,9 @@ import { pathToFileURL } from 'node:url'
 // sees `require` calls alone (pg's spans come from it: pg requires its own files). The loader must
 // be the import-in-the-middle the Express instrumentation registers its hook with: each copy keeps
 // its own list of hooks, and npm gives every instrumentation package a copy of its own. The bare
-// '@opentelemetry/instrumentation/hook.mjs' resolved from here is another one (an old version
-// hoisted for a dev tool, absent from a production install): its loader wrapped every module and
-// told no instrumentation, so there were no Express spans.
+// '@opentelemetry/instrumentation/hook.mjs' resolved from here is another one (0.57, hoisted for a
+// development tool: package-lock.json marks it dev, so the image's production install lacks it): its
+// loader wrapped every module for a list of hooks no instrumentation had joined, so no Express spans.
 const require = createRequire(import.meta.url)
 const instrumentation = createRequire(require.resolve('@opentelemetry/instrumentation-express')).resolve('@opentelemetry/instrumentation')
 const importInTheMiddle = createRequire(instrumentation).resolve('import-in-the-middle')
