@@ -35,10 +35,13 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends tini ffmpeg "postgresql-client-${PG_MAJOR}" \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# SHUTDOWN_DELAY_SECONDS: a stopping server serves 5 s more with /readyz answering 503, so a load
+# balancer polling it stops sending first (docs/operations.md, 'Stop'); 0 for a lone container.
 ENV NODE_ENV=production \
   PORT=3000 \
   DATA_DIR=/data \
-  MEMORY_LIMIT_MB=512
+  MEMORY_LIMIT_MB=512 \
+  SHUTDOWN_DELAY_SECONDS=5
 COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY package.json package-lock.json server.js ./
@@ -52,6 +55,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["node", "scripts/healthcheck.js", "/healthz"]
 # Exec form: the signal reaches tini, then Node, with no shell in between. The server's graceful
-# stop takes up to 15 s: stop with `docker stop -t 20` (compose.yaml's stop_grace_period).
+# stop takes up to 20 s (SHUTDOWN_DELAY_SECONDS, then at most 15 s of drain): stop with
+# `docker stop -t 25` (compose.yaml's stop_grace_period).
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "scripts/start.js"]

@@ -36,9 +36,10 @@ if (DEVELOPMENT) {
 } else {
   appModule = await import('./build/server/index.js')
 }
+let env
 let metrics
 try {
-  appModule.checkConfiguration()
+  env = appModule.checkConfiguration()
   metrics = metricsAddress()
 } catch (error) {
   cannotStart(error)
@@ -57,12 +58,15 @@ process.on('uncaughtException', (error) => appModule.logger.error({ err: error }
 const server = express()
 server.disable('x-powered-by')
 let ready = false
+/** A stop signal came: /readyz says draining; answers close their connections. */
+let stopping = false
+/** The drain began (after SHUTDOWN_DELAY_SECONDS): the listener closes, nothing new is taken. */
 let closing = false
 // Readiness first: it answers while starting and draining (503 with its reason), with no session,
 // rate limit or log line (decisions/0036).
 server.get('/readyz', appModule.readyz)
 server.use(appModule.httpMetrics())
-server.use((req, res, next) => {
+server.use(function startingOrStopping(req, res, next) {
   // An event stream opened while stopping would hold the stop until DRAIN_MS: the browser comes back.
   const stream = closing && req.headers.accept === 'text/event-stream'
   if (ready && !stream) return next()
@@ -122,11 +126,15 @@ function listen() {
 if (!LISTEN_WHEN_READY) await listen()
 
 // A graceful stop (a deploy, a restart; the signal often reaches `npm start` and this process
-// both): no new connections; event streams closed at once (the browser reconnects, to another
-// process or to this one restarted); the job worker finishes its job and takes no more; every
+// both): /readyz answers 503 at once; for SHUTDOWN_DELAY_SECONDS (0 unless set) the process goes
+// on serving as before, each answer closing its connection, so that a load balancer polling
+// /readyz every few seconds stops sending here while a listener still answers what it sends
+// meanwhile (decisions/0036); then no new connections; event streams closed at once (the browser
+// reconnects, to another process or to this one restarted); the job worker finishes its job and takes no more; every
 // request that has reached the server is answered (up to DRAIN_MS), its connection then closed;
 // then the database closes.
 const DRAIN_MS = 10_000
+const SHUTDOWN_DELAY_MS = env.SHUTDOWN_DELAY_SECONDS * 1000
 // A connection with no request in flight is closed once nothing has arrived on it for this long.
 // Closing it at once, as http.Server.close() and closeIdleConnections() do, cuts a request whose
 // bytes wait in its socket buffer (sent just before the stop, or on a connection just accepted).
@@ -144,7 +152,7 @@ httpServer.prependListener('request', (req, res) => {
   connection.requests++
   responses.add(res)
   // While stopping, each answer closes its connection: the client sends its next request elsewhere.
-  if (closing) res.setHeader('Connection', 'close')
+  if (stopping) res.setHeader('Connection', 'close')
   res.once('close', () => {
     connection.requests--
     connection.quietSince = Date.now()
@@ -167,14 +175,22 @@ function closeQuietConnections(stoppedAt) {
 
 let startedUp
 async function shutDown(signal) {
-  if (closing) return
-  closing = true
+  if (stopping) return
+  stopping = true
   // /readyz says so before the listener closes: the load balancer stops sending here first.
   appModule.markDraining()
-  console.log(`${signal} received: finishing the requests in flight, then closing`)
-  const force = setTimeout(() => process.exit(1), DRAIN_MS + 5_000)
+  // A process still starting was never ready: no balancer sends it anything, nothing to wait for.
+  const delay = ready ? SHUTDOWN_DELAY_MS : 0
+  console.log(
+    delay > 0
+      ? `${signal} received: serving ${delay / 1000} s more while load balancers see /readyz answer 503, then finishing the requests in flight and closing`
+      : `${signal} received: finishing the requests in flight, then closing`,
+  )
+  const force = setTimeout(() => process.exit(1), delay + DRAIN_MS + 5_000)
   force.unref()
   for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close')
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+  closing = true
   const stoppedAt = Date.now()
   // Checked right after a poll: a loop kept busy for a while has not read what arrived meanwhile.
   const sweep = setInterval(() => setImmediate(closeQuietConnections, stoppedAt), 100)
@@ -207,7 +223,7 @@ process.on('SIGTERM', () => shutDown('SIGTERM'))
 startedUp = appModule.startUp().catch(cannotStart)
 await startedUp
 ready = true
-if (!closing) {
+if (!stopping) {
   appModule.markServing()
   if (LISTEN_WHEN_READY) await listen()
   console.log(`Círculo CEO listening on http://localhost:${PORT}${cluster.isWorker ? ` (process ${process.pid})` : ''}`)

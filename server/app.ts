@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs'
 import v8 from 'node:v8'
 import path from 'node:path'
 import express from 'express'
-import { trace } from '@opentelemetry/api'
 import * as serverBuild from 'virtual:react-router/server-build'
 import { closeDatabase, openDatabase } from '~/platform/db/client.server'
 import { grantRoleByEmail } from '~/features/members/roles.server'
@@ -138,7 +137,7 @@ export const readyz = fetchRoute(() => readinessResponse(), 'readiness')
  * files, 'unmatched' for what no route took), never its URL, whose ids would make a series each.
  */
 export function httpMetrics(): express.RequestHandler {
-  return (req, res, next) => {
+  return function httpMetrics(req, res, next) {
     const started = performance.now()
     const route: RouteLabel = {}
     res.locals.route = route
@@ -204,7 +203,9 @@ export function staticFiles() {
   // Only a path with a file's ending can be one of these files (favicon.ico, robots.txt…): a page's
   // path goes on without a look on disk.
   const rootFiles = express.static('build/client', { maxAge: '1h', index: false, setHeaders })
-  router.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? rootFiles(req, res, next) : next()))
+  router.use(function filesAtRoot(req, res, next) {
+    return /\.[a-z0-9]+$/i.test(req.path) ? rootFiles(req, res, next) : next()
+  })
   return router
 }
 
@@ -221,12 +222,12 @@ export function createApp({ development }: { development: boolean }) {
     }),
   )
   app.use(trustedClientIp())
-  app.use((req, res, next) => {
+  // Middleware are named functions: a trace's Express spans are named after them (decisions/0036).
+  app.use(function requestId(req, res, next) {
     // Every log line of this request carries its id; the browser gets it to quote.
     const requestId = newRequestId()
     res.setHeader('X-Request-Id', requestId)
-    // With tracing on (decisions/0036), the request's span carries the id the log lines carry.
-    trace.getActiveSpan()?.setAttribute('request.id', requestId)
+    // With tracing on (decisions/0036), server/tracing.js puts this header's id on the request's span.
     runWithRequestId(requestId, next, req.method, res.locals.route as RouteLabel | undefined)
   })
   app.use(allowedMethods())
@@ -238,14 +239,15 @@ export function createApp({ development }: { development: boolean }) {
     `${UPLOAD_PATH}:uploadId`,
     fetchRoute((request, { uploadId }) => handleVideoUpload(request, String(uploadId)), 'video chunk'),
   )
-  app.use(
-    createRequestHandler({
-      // The build itself, not a function returning it: given a function, React Router derives its
-      // routes, static handler and ranked branches again on every request (about a tenth of a
-      // page's CPU time, measured on /legal).
-      build: serverBuild,
-      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-    }),
-  )
+  const pages = createRequestHandler({
+    // The build itself, not a function returning it: given a function, React Router derives its
+    // routes, static handler and ranked branches again on every request (about a tenth of a
+    // page's CPU time, measured on /legal).
+    build: serverBuild,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  })
+  app.use(function reactRouter(req, res, next) {
+    return pages(req, res, next)
+  })
   return app
 }

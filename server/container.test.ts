@@ -483,9 +483,13 @@ function checkContainer({
   if (!app.healthcheck) problem('compose.yaml: the app has no healthcheck')
   else if (checkHealth(app.healthcheck.test, 'compose.yaml app healthcheck') !== '/readyz')
     problem('compose.yaml: the app’s healthcheck must be the readiness check /readyz')
+  // A stop is SHUTDOWN_DELAY_SECONDS of serving (compose's, else the image's), then the drain.
   const drainSeconds = Number(/const DRAIN_MS = ([\d_]+)/.exec(read('server.js'))?.[1]?.replace('_', '')) / 1000 + 5
-  if (!(Number.parseInt(app.stop_grace_period ?? '10', 10) > drainSeconds))
-    problem(`compose.yaml: stop_grace_period must exceed the server's ${drainSeconds} s drain`)
+  const delaySeconds = Number(app.environment?.SHUTDOWN_DELAY_SECONDS ?? runtimeEnv.get('SHUTDOWN_DELAY_SECONDS') ?? 0)
+  if (!(Number.parseInt(app.stop_grace_period ?? '10', 10) > delaySeconds + drainSeconds))
+    problem(
+      `compose.yaml: stop_grace_period must exceed the server's ${delaySeconds + drainSeconds} s stop (${delaySeconds} s SHUTDOWN_DELAY_SECONDS, then the ${drainSeconds} s drain)`,
+    )
   for (const [name, { condition }] of Object.entries(app.depends_on ?? {})) {
     const dependency = services[name]
     if (!dependency) problem(`compose.yaml: the app depends on ${name}, no such service`)
@@ -553,6 +557,12 @@ describe('the container, by simulation', () => {
     ['the migrations left out', 'COPY drizzle ./drizzle\n', '', /the runtime stage lacks drizzle\/meta\/_journal\.json/],
     ['a port the server does not use', 'EXPOSE 3000', 'EXPOSE 8080', /EXPOSE 8080 is not the port/],
     ['a variable the app never reads', 'MEMORY_LIMIT_MB=512', 'MEMORY_LIMIT=512', /ENV MEMORY_LIMIT: the app never reads it/],
+    [
+      'a shutdown delay compose.yaml’s grace period does not cover',
+      'SHUTDOWN_DELAY_SECONDS=5',
+      'SHUTDOWN_DELAY_SECONDS=15',
+      /stop_grace_period must exceed the server's 30 s stop/,
+    ],
     ['an older base image than the engines', 'node:20-bookworm-slim', 'node:18-bookworm-slim', /is not node:<20 or newer>-bookworm-slim/],
   ])('the check reports %s in the Dockerfile', (_, from, to, expected) => {
     expect(dockerfile).toContain(from)
@@ -572,7 +582,13 @@ describe('the container, by simulation', () => {
     ],
     ['an undeclared volume', "'minio-data:/data'", "'store-data:/data'", /volume store-data is not declared/],
     ['a bucket nobody creates', "S3_BUCKET: 'circulo-uploads'", "S3_BUCKET: 'uploads'", /no one-shot service creates the bucket uploads/],
-    ['a grace period shorter than the drain', 'stop_grace_period: 20s', 'stop_grace_period: 10s', /stop_grace_period must exceed/],
+    ['a grace period shorter than the drain', 'stop_grace_period: 25s', 'stop_grace_period: 10s', /stop_grace_period must exceed/],
+    [
+      'a grace period that leaves out the shutdown delay',
+      'stop_grace_period: 25s',
+      'stop_grace_period: 20s',
+      /stop_grace_period must exceed the server's 20 s stop \(5 s SHUTDOWN_DELAY_SECONDS, then the 15 s drain\)/,
+    ],
     [
       'another data folder than the image’s volume',
       "DATA_DIR: '/data'",

@@ -19,7 +19,7 @@ export function securityHeaders({
   /** Origins the browser talks to besides the app (Mux's upload and streaming hosts, when configured). */
   connectSources?: string[]
 }) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return function securityHeaders(req: Request, res: Response, next: NextFunction) {
     // Stored files carry their own, stricter headers (platform/storage/uploads.route.ts).
     if (req.path.startsWith('/uploads/')) return next()
     const nonce = randomBytes(16).toString('base64')
@@ -67,7 +67,7 @@ export const TOKEN_AUTHENTICATED_PATHS = ['/api/webhooks/', '/correo/baja/']
  * same-origin. Paths that are called by other servers (signed webhooks) are exempt.
  */
 export function sameOriginWrites({ appOrigin, exemptPrefixes }: { appOrigin: string; exemptPrefixes: string[] }) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return function sameOriginWrites(req: Request, res: Response, next: NextFunction) {
     if (SAFE_METHODS.has(req.method) || exemptPrefixes.some((prefix) => req.path.startsWith(prefix))) return next()
     const fetchSite = req.get('sec-fetch-site')
     const origin = req.get('origin') ?? originOf(req.get('referer'))
@@ -95,7 +95,7 @@ function originOf(referer: string | undefined) {
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS']
 
 export function allowedMethods() {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return function allowedMethods(req: Request, res: Response, next: NextFunction) {
     if (req.method !== 'OPTIONS' && ALLOWED_METHODS.includes(req.method)) return next()
     res.setHeader('Allow', ALLOWED_METHODS.join(', '))
     if (req.method === 'OPTIONS') res.status(204).end()
@@ -114,7 +114,7 @@ const STREAMED_PATH = '/comunidad/sesiones/subidas/'
  * Content-Length; a body of unknown length that is not an upload is refused.
  */
 export function bodySizeLimit({ maxBytes }: { maxBytes: number }) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return function bodySizeLimit(req: Request, res: Response, next: NextFunction) {
     if (SAFE_METHODS.has(req.method) || STREAMED_BODY.test(req.get('content-type') ?? '') || req.path.startsWith(STREAMED_PATH)) {
       return next()
     }
@@ -138,7 +138,7 @@ export function bodySizeLimit({ maxBytes }: { maxBytes: number }) {
  * the client sent under that header is overwritten, so it cannot choose its own address.
  */
 export function trustedClientIp() {
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return function trustedClientIp(req: Request, _res: Response, next: NextFunction) {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown'
     next()
   }

@@ -71,6 +71,17 @@ describe('configuration', () => {
     expect(() => parseEnv({ AUTH_SECRET: 'short', DATA_DIR: dataDir() })).toThrow(/AUTH_SECRET/)
   })
 
+  test('SHUTDOWN_DELAY_SECONDS (decisions/0036): 0 unless set, whole seconds up to 60, refused by name otherwise', () => {
+    expect(parseEnv({ DATA_DIR: dataDir() }).SHUTDOWN_DELAY_SECONDS).toBe(0)
+    expect(parseEnv({ SHUTDOWN_DELAY_SECONDS: '', DATA_DIR: dataDir() }).SHUTDOWN_DELAY_SECONDS).toBe(0)
+    expect(parseEnv({ SHUTDOWN_DELAY_SECONDS: '5', DATA_DIR: dataDir() }).SHUTDOWN_DELAY_SECONDS).toBe(5)
+    for (const value of ['cinco', '2.5', '-1', '61', '5s']) {
+      expect(() => parseEnv({ SHUTDOWN_DELAY_SECONDS: value, DATA_DIR: dataDir() }), value).toThrow(
+        'SHUTDOWN_DELAY_SECONDS: must be a whole number of seconds from 0 to 60',
+      )
+    }
+  })
+
   test('Mux is optional, but once MUX_TOKEN_ID is set every Mux setting is required', () => {
     expect(parseEnv({ DATA_DIR: dataDir() }).MUX_TOKEN_ID).toBeUndefined()
     const key = Buffer.from('-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n').toString('base64')

@@ -29,6 +29,15 @@ const EnvSchema = z.object({
     .int()
     .refine((value) => value === 0 || value >= 256, 'must be 0 or at least 256')
     .default(512),
+  // How long a stopping process goes on serving, /readyz answering 503, before it closes its
+  // listener: a load balancer polling /readyz every few seconds stops sending first (server.js).
+  // 0 on a laptop and in tests; the image sets 5.
+  SHUTDOWN_DELAY_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds from 0 to 60' })
+    .int('must be a whole number of seconds from 0 to 60')
+    .min(0, 'must be a whole number of seconds from 0 to 60')
+    .max(60, 'must be a whole number of seconds from 0 to 60')
+    .default(0),
   // Read where they act (decisions/0036), listed here with the rest: the server processes `npm start`
   // runs (scripts/workers.js), the metrics' private port and address (server/metrics-server.js), and
   // OpenTelemetry's own variables, which turn tracing on (scripts/start.js, server/tracing.js).

@@ -568,3 +568,214 @@ test.describe('every core: npm start with two server processes on one PostgreSQL
     }
   })
 })
+
+test.describe('stopping behind a load balancer (SHUTDOWN_DELAY_SECONDS)', () => {
+  test('with a delay, SIGTERM turns /readyz to 503 draining while pages still answer 200 (closing their connections); the listener closes after the delay and the process exits 0', async () => {
+    test.setTimeout(120_000)
+    const port = 3308
+    const delaySeconds = 3
+    const server = await startServer(port, {
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'e2e-delay-')),
+      SHUTDOWN_DELAY_SECONDS: String(delaySeconds),
+    })
+    const exit = exited(server.child)
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status, { timeout: 30_000 }).toBe(200)
+    const stoppedAt = Date.now()
+    server.child.kill('SIGTERM')
+    // The balancer's probe sees the stop at once…
+    await expect
+      .poll(async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/readyz`)
+        return { status: response.status, body: await response.json() }
+      })
+      .toEqual({ status: 503, body: { status: 'draining' } })
+    // …while what it sends before it has noticed is served as before: a page and the liveness check.
+    const page = await fetch(`http://127.0.0.1:${port}/privacidad`)
+    const pageAnsweredAfter = Date.now() - stoppedAt
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('Política de Privacidad y Cookies')
+    expect(page.headers.get('connection'), 'the client opens its next connection elsewhere').toBe('close')
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+    expect(pageAnsweredAfter, 'answered within the delay').toBeLessThan(delaySeconds * 1000)
+    expect(await exit).toBe(0)
+    const stoppedAfter = Date.now() - stoppedAt
+    expect(stoppedAfter, 'the listener stayed for the whole delay').toBeGreaterThanOrEqual(delaySeconds * 1000)
+    expect(stoppedAfter, 'then drained as without it').toBeLessThan(delaySeconds * 1000 + 10_000)
+    expect(server.output()).toContain(
+      `SIGTERM received: serving ${delaySeconds} s more while load balancers see /readyz answer 503, then finishing the requests in flight and closing`,
+    )
+  })
+
+  test('a SHUTDOWN_DELAY_SECONDS that is not whole seconds from 0 to 60 stops the start in one line, status 78', async () => {
+    test.setTimeout(60_000)
+    const child = spawn(process.execPath, [path.join(APP_DIR, 'server.js')], {
+      cwd: APP_DIR,
+      env: {
+        PATH: process.env.PATH!,
+        NODE_ENV: 'production',
+        PORT: '3309',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'e2e-delay-bad-')),
+        SHUTDOWN_DELAY_SECONDS: '5s',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout!.on('data', (chunk) => (output += chunk))
+    child.stderr!.on('data', (chunk) => (output += chunk))
+    expect(await exited(child)).toBe(78)
+    expect(output).toContain('SHUTDOWN_DELAY_SECONDS: must be a whole number of seconds from 0 to 60')
+    expect(output).not.toMatch(/^\s+at /m)
+  })
+})
+
+test.describe('traces (OpenTelemetry) of a page on PostgreSQL', () => {
+  test.beforeEach(async () => {
+    test.skip(!(await postgresAnswers()), `needs PostgreSQL at ${PG_URL}: the embedded database has no statement spans`)
+  })
+
+  test('npm start with OTEL on: one feed request is an HTTP server span carrying the log’s request id, with Express middleware and router spans and pg statement spans (with their SQL) under it', async () => {
+    test.setTimeout(180_000)
+    // A collector of our own: the spans arrive as OTLP JSON, as they would at a real one.
+    const batches: OtlpExport[] = []
+    const collector = http.createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        if (request.url === '/v1/traces') batches.push(JSON.parse(body) as OtlpExport)
+        response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}')
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve))
+    const collectorPort = (collector.address() as { port: number }).port
+    const { direct, dataDir, members, drop } = await seededPostgres('e2e_traces')
+    const [member] = members.premium as [Member]
+    const port = 3304
+    const { supervisor, exit, output } = await startSupervised(port, {
+      DATABASE_URL: direct.toString(),
+      DATA_DIR: dataDir,
+      WEB_CONCURRENCY: '1',
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`,
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+    })
+    try {
+      const page = await fetch(`http://127.0.0.1:${port}/comunidad`, { headers: { Cookie: cookieHeader(member) } })
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('Comunidad')
+      // The id every log line of this request carries, and the browser gets to quote.
+      const requestId = page.headers.get('x-request-id')
+      expect(requestId).toMatch(/^\S{6,}$/)
+
+      const spans = () => batches.flatMap((batch) => batch.resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap(readSpans)))
+      const serverSpan = () => spans().find((span) => span.kind === 2 && span.attributes['request.id'] === requestId)
+      await expect.poll(() => Boolean(serverSpan()), { timeout: 20_000 }).toBe(true)
+      const root = serverSpan()!
+      expect(root.scope).toBe('@opentelemetry/instrumentation-http')
+      expect(root.attributes['url.path']).toBe('/comunidad')
+      expect(root.attributes['http.response.status_code']).toBe(200)
+      const trace = spans().filter((span) => span.traceId === root.traceId && span.spanId !== root.spanId)
+      const byId = new Map([root, ...trace].map((span) => [span.spanId, span]))
+      const under = (span: Span, ancestor: Span) => {
+        for (let parent = byId.get(span.parentSpanId ?? ''); parent; parent = byId.get(parent.parentSpanId ?? '')) {
+          if (parent.spanId === ancestor.spanId) return true
+        }
+        return false
+      }
+      // Every span of the request sits under its HTTP span.
+      expect(trace.filter((span) => !under(span, root)).map((span) => span.name)).toEqual([])
+
+      const express = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-express')
+      expect(express.filter((span) => span.attributes['express.type'] === 'middleware').length).toBeGreaterThanOrEqual(3)
+      // Named after the middleware (server.js, server/app.ts, server/security.ts), not '<anonymous>'.
+      expect(express.map((span) => span.name)).toEqual(
+        expect.arrayContaining([
+          'middleware - startingOrStopping',
+          'middleware - compression',
+          'router - /',
+          'middleware - securityHeaders',
+          'middleware - requestId',
+          'middleware - sameOriginWrites',
+          'middleware - reactRouter',
+        ]),
+      )
+      expect(express.filter((span) => span.name.includes('<anonymous>')).map((span) => span.name)).toEqual([])
+
+      const statements = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-pg' && span.name.startsWith('pg.query:'))
+      expect(statements.length).toBeGreaterThanOrEqual(2)
+      for (const span of statements) expect(String(span.attributes['db.query.text'] ?? span.attributes['db.statement'])).toMatch(/\S/)
+      expect(statements.map((span) => String(span.attributes['db.query.text'] ?? span.attributes['db.statement']))).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^select .* from "community_posts"/)]),
+      )
+      // The statements ran in React Router's loaders: the request's context reached them.
+      const pages = express.find((span) => span.name === 'middleware - reactRouter')!
+      expect(statements.filter((span) => !under(span, pages)).map((span) => span.name)).toEqual([])
+
+      const tree = printTree(root, trace)
+      console.log(`The trace of GET /comunidad:\n${tree}`)
+      writeFileSync(path.join(process.env.E2E_STATE_DIR ?? tmpdir(), 'comunidad-trace.txt'), tree)
+      expect(output()).not.toContain('import-in-the-middle')
+    } finally {
+      process.kill(-supervisor.pid!, 'SIGTERM')
+      await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 20_000))])
+      killGroup(supervisor)
+      collector.close()
+      await drop()
+    }
+  })
+})
+
+interface OtlpValue {
+  stringValue?: string
+  intValue?: string | number
+  boolValue?: boolean
+  doubleValue?: number
+}
+interface OtlpExport {
+  resourceSpans: Array<{
+    scopeSpans: Array<{
+      scope: { name: string }
+      spans: Array<{
+        traceId: string
+        spanId: string
+        parentSpanId?: string
+        name: string
+        kind: number
+        attributes: Array<{ key: string; value: OtlpValue }>
+      }>
+    }>
+  }>
+}
+interface Span {
+  traceId: string
+  spanId: string
+  parentSpanId?: string
+  name: string
+  kind: number
+  scope: string
+  attributes: Record<string, string | number | boolean | undefined>
+}
+
+/** OTLP JSON's spans, with their scope and plain attributes. */
+function readSpans({ scope, spans }: OtlpExport['resourceSpans'][number]['scopeSpans'][number]): Span[] {
+  return spans.map((span) => ({
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId || undefined,
+    name: span.name,
+    kind: span.kind,
+    scope: scope.name,
+    attributes: Object.fromEntries(
+      span.attributes.map(({ key, value }) => [
+        key,
+        value.stringValue ?? (value.intValue === undefined ? (value.boolValue ?? value.doubleValue) : Number(value.intValue)),
+      ]),
+    ),
+  }))
+}
+
+/** The span names as an indented tree (each span's children in the order they were sent). */
+function printTree(root: Span, trace: Span[], depth = 0): string {
+  const children = trace.filter((span) => span.parentSpanId === root.spanId)
+  return [`${'  '.repeat(depth)}${root.name}`, ...children.map((child) => printTree(child, trace, depth + 1))].join('\n')
+}
