@@ -117,6 +117,8 @@ export const ceoSessionComments = pgTable(
   },
   (table) => [
     index('ceo_session_comments_session_idx').on(table.sessionId, table.createdAt),
+    // /buscar's newest session comments when a word is in more than a thousand (decisions/0031).
+    index('ceo_session_comments_created_idx').on(table.createdAt),
     reviewRequestIndex('ceo_session_comments_review_idx', table),
   ],
 )

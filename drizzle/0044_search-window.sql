@@ -1,0 +1,1 @@
+CREATE INDEX "ceo_session_comments_created_idx" ON "ceo_session_comments" USING btree ("created_at");
