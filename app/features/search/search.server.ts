@@ -63,7 +63,7 @@ export const SEARCH_WINDOW = 16 * SEARCH_CAP
  * less), so repeating a word gains little. A kind with a title is also built as its title matches
  * and its other matches, the two passes in which relevance reads its candidates (`candidates`).
  */
-function branches(query: string, viewerId: string) {
+function branches(query: string, viewerId: string, windowRows: number) {
   const tsquery = sql`websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)}))`
   const words = wordsOf(query)
   const terms: Omit<SearchTerms, 'byTitle' | 'from'> = {
@@ -85,7 +85,7 @@ function branches(query: string, viewerId: string) {
   const table = (name: string) => sql.raw(name)
   // The table's newest rows, through its date index: how a kind past the cap finds its newest matches.
   const newestRows = (name: string, at: string) =>
-    sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${SEARCH_WINDOW})`)
+    sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${windowRows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
     let source: { table: string; at: string } | null = null
@@ -109,12 +109,12 @@ function branches(query: string, viewerId: string) {
               others: build((_title, vector) => notInTitle(vector), false),
             }
           : null,
-        // Past the cap (decisions/0031): the same passes over the table's newest SEARCH_WINDOW rows,
+        // Past the cap (decisions/0031): the same passes over the table's newest `windowRows` rows,
         // and where the boundary of that window is, for the older matches when the window has too few.
         window: declared
           ? {
               boundary: sql.raw(
-                `(select ${declared.at}, id::text from ${declared.table} order by ${declared.at} desc, id desc offset ${SEARCH_WINDOW - 1} limit 1)`,
+                `(select ${declared.at}, id::text from ${declared.table} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
               ),
               select: build(() => sql`true`, true),
               titles: titled ? build((_title, vector) => titleWeight(vector), true) : null,
@@ -152,11 +152,16 @@ type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
 /**
  * The two statements of a search (its EXPLAIN is checked at scale): the counts per kind, and the
  * open tab's page, which reads the kinds in `pastCap` (more than SEARCH_CAP matches, from the
- * counts) through their newest rows.
+ * counts) through their newest `windowRows` rows (SEARCH_WINDOW; smaller only in a test, so that
+ * a small table has older matches past its window).
  */
-export function searchStatements(viewer: Searcher, input: SearchInput & { query: string }, pastCap: ReadonlySet<Kind> = new Set()) {
+export function searchStatements(
+  viewer: Searcher,
+  input: SearchInput & { query: string },
+  { pastCap = new Set<Kind>(), windowRows = SEARCH_WINDOW }: { pastCap?: ReadonlySet<Kind>; windowRows?: number } = {},
+) {
   const { query, tab } = input
-  const allowed = branches(query, viewer.id).filter((branch) => viewer.hasAccess || branch.open)
+  const allowed = branches(query, viewer.id, windowRows).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
     // Counting stops one past the cap: 'más de 1.000' is all a tab says beyond it.
@@ -182,7 +187,7 @@ export async function search(viewer: Searcher, input: SearchInput) {
   const countRows = await db.execute(searchStatements(viewer, { ...input, query }).counts)
   const kindCounts = countRows.rows as Array<{ kind: Kind; n: number }>
   const pastCap = new Set(kindCounts.filter((row) => row.n > SEARCH_CAP).map((row) => row.kind))
-  const { page } = searchStatements(viewer, { ...input, query }, pastCap)
+  const { page } = searchStatements(viewer, { ...input, query }, { pastCap })
   const hitRows = page ? await db.execute(page) : null
   for (const row of kindCounts) {
     const tab = (Object.keys(TAB_KINDS) as Array<keyof typeof TAB_KINDS>).find((name) => TAB_KINDS[name].includes(row.kind))!
