@@ -119,7 +119,9 @@ describe('more matches than the cap', () => {
         timestamptz '2025-06-01' + (n / 4) * interval '1 minute'
       from generate_series(1, ${SEARCH_CAP + 50}) n`)
     const rowsOf = async (statement: SQL) =>
-      ((await getDb().execute(statement)) as unknown as { rows: Array<{ kind: string; id: string }> }).rows.map((row) => `${row.kind} ${row.id}`)
+      ((await getDb().execute(statement)) as unknown as { rows: Array<{ kind: string; id: string }> }).rows.map(
+        (row) => `${row.kind} ${row.id}`,
+      )
     // A window of 300 rows: past it, the older matches are read too (decisions/0031), as past 16,000 at scale.
     const pastCap = new Set(['post', 'comment'] as const)
     let compared = 0

@@ -99,7 +99,11 @@ describe(FULL ? 'at the bench seed ×10' : 'with sequential scans priced out', (
     // Which kinds are past the cap comes from the counts (search.server.ts); here it is given.
     const pastCap = new Set(['post', 'comment', 'session_comment'] as const)
     for (const order of ['relevancia', 'recientes'] as const) {
-      const { page } = searchStatements({ id: 'scale-u1', hasAccess: true }, { query: 'biosimilares', tab: 'todo', order, page: 1 }, { pastCap })
+      const { page } = searchStatements(
+        { id: 'scale-u1', hasAccess: true },
+        { query: 'biosimilares', tab: 'todo', order, page: 1 },
+        { pastCap },
+      )
       const text = await plan(page!)
       for (const table of ['community_posts', 'community_comments', ...(FULL ? [] : ['ceo_session_comments'])])
         expect(text, `${order}: ${table}`).toContain(`Index Scan Backward using ${table}_created_idx on ${table}`)

@@ -84,8 +84,7 @@ function branches(query: string, viewerId: string, windowRows: number) {
   const notInTitle = (vector: SQL) => sql`not (${titleWeight(vector)})`
   const table = (name: string) => sql.raw(name)
   // The table's newest rows, through its date index: how a kind past the cap finds its newest matches.
-  const newestRows = (name: string, at: string) =>
-    sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${windowRows})`)
+  const newestRows = (name: string, at: string) => sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${windowRows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
     let source: { table: string; at: string } | null = null

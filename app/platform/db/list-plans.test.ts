@@ -133,7 +133,9 @@ const rowsRead = (node: PlanNode, table: string) =>
   readsOf(node, table).reduce(
     (sum, scan) =>
       sum +
-      ((scan['Actual Rows'] as number) + ((scan['Rows Removed by Filter'] as number) ?? 0) + ((scan['Rows Removed by Index Recheck'] as number) ?? 0)) *
+      ((scan['Actual Rows'] as number) +
+        ((scan['Rows Removed by Filter'] as number) ?? 0) +
+        ((scan['Rows Removed by Index Recheck'] as number) ?? 0)) *
         (scan['Actual Loops'] as number),
     0,
   )
@@ -259,13 +261,15 @@ describe('list queries at ×10 (issue 38)', () => {
       for (const table of ['community_posts', 'community_comments']) {
         // The newest rows through the date index, never every match sorted (a bitmap heap scan of them all).
         expect(rowsRead(plan, table), `${path}: ${table}`).toBeLessThanOrEqual(SEARCH_WINDOW + 10)
-        const sorted = readsOf(plan, table).filter((scan) => scan['Node Type'] === 'Bitmap Heap Scan' && (scan['Actual Rows'] as number) > SEARCH_CAP)
+        const sorted = readsOf(plan, table).filter(
+          (scan) => scan['Node Type'] === 'Bitmap Heap Scan' && (scan['Actual Rows'] as number) > SEARCH_CAP,
+        )
         expect(sorted, `${path}: ${table}`).toEqual([])
       }
     }
     // 'Biotecnología' is on three sessions in ten: the newest twelve are near the top of the library's index.
-    const library = (await statementsOf(sessionsRoute, '/comunidad/sesiones?buscar=Biotecnolog%C3%ADa', member.cookie)).filter((statement) =>
-      statement.text.includes('"search_text" like'),
+    const library = (await statementsOf(sessionsRoute, '/comunidad/sesiones?buscar=Biotecnolog%C3%ADa', member.cookie)).filter(
+      (statement) => statement.text.includes('"search_text" like'),
     )
     expect(library).toHaveLength(1)
     const plan = await analyzedPlanOf(library[0]!.text, library[0]!.params)
