@@ -152,28 +152,39 @@ type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
  * The two statements of a search (its EXPLAIN is checked at scale): the counts per kind, and the
  * open tab's page, which reads the kinds in `pastCap` (more than SEARCH_CAP matches, from the
  * counts) through their newest `windowRows` rows (SEARCH_WINDOW; smaller only in a test, so that
- * a small table has older matches past its window).
+ * a small table has older matches past its window), and their title matches so when `pastCap`
+ * names their titles too (`titlesOf(kind)`).
  */
 export function searchStatements(
   viewer: Searcher,
   input: SearchInput & { query: string },
-  { pastCap = new Set<Kind>(), windowRows = SEARCH_WINDOW }: { pastCap?: ReadonlySet<Kind>; windowRows?: number } = {},
+  { pastCap = new Set<string>(), windowRows = SEARCH_WINDOW }: { pastCap?: ReadonlySet<string>; windowRows?: number } = {},
 ) {
   const { query, tab } = input
   const allowed = branches(query, viewer.id, windowRows).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
-    // Counting stops one past the cap: 'más de 1.000' is all a tab says beyond it.
+    // A kind read through a window counts its title matches too (the same cap): the relevance page
+    // reads them through the window only when they are that many, through the title index otherwise
+    // (a word common in texts and rare in titles would otherwise look through the whole window).
     counts: sql.join(
-      allowed.map(
-        ({ kind, select }) =>
-          sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (select 1 from (${select}) as matched limit ${SEARCH_CAP + 1}) as capped`,
-      ),
+      allowed.flatMap(({ kind, select, byTitle, window }) => [
+        capped(kind, select),
+        ...(byTitle && window ? [capped(titlesOf(kind), byTitle.titles)] : []),
+      ]),
       sql` union all `,
     ),
     page: shown.length ? pageOf(shown, query, input, pastCap) : null,
   }
 }
+
+const TITLES = ' titles'
+/** The name in the counts of a kind's title matches. */
+export const titlesOf = (kind: Kind) => `${kind}${TITLES}`
+
+/** A kind's matches counted one past the cap: 'más de 1.000' is all a tab says beyond it. */
+const capped = (name: string, select: SQL) =>
+  sql`select ${sql.raw(`'${name}'::text`)} as kind, count(*)::int as n from (select 1 from (${select}) as matched limit ${SEARCH_CAP + 1}) as capped`
 
 /** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
 export async function search(viewer: Searcher, input: SearchInput) {
@@ -184,12 +195,13 @@ export async function search(viewer: Searcher, input: SearchInput) {
   // The counts first: they tell which kinds are past the cap, whose page reads their newest rows
   // instead of sorting every match (the planner cannot tell; decisions/0031). Still two statements.
   const countRows = await db.execute(searchStatements(viewer, { ...input, query }).counts)
-  const kindCounts = countRows.rows as Array<{ kind: Kind; n: number }>
+  const kindCounts = countRows.rows as Array<{ kind: string; n: number }>
   const pastCap = new Set(kindCounts.filter((row) => row.n > SEARCH_CAP).map((row) => row.kind))
   const { page } = searchStatements(viewer, { ...input, query }, { pastCap })
   const hitRows = page ? await db.execute(page) : null
   for (const row of kindCounts) {
-    const tab = (Object.keys(TAB_KINDS) as Array<keyof typeof TAB_KINDS>).find((name) => TAB_KINDS[name].includes(row.kind))!
+    if (row.kind.endsWith(TITLES)) continue
+    const tab = (Object.keys(TAB_KINDS) as Array<keyof typeof TAB_KINDS>).find((name) => TAB_KINDS[name].includes(row.kind as Kind))!
     counts[tab] += row.n
     counts.todo += row.n
   }
@@ -248,8 +260,8 @@ const windowed = (inWindow: SQL, older: SQL, boundary: SQL, limit: number) =>
  * (its window, read through the date index), and reads older matches only when the window has too
  * few: sorting every match by date reads as many rows as match, which grows with the community.
  */
-function candidates(branch: Branch, input: SearchInput, needed: number, pastCap: boolean) {
-  const window = pastCap ? branch.window : null
+function candidates(branch: Branch, input: SearchInput, needed: number, pastCap: ReadonlySet<string>) {
+  const window = pastCap.has(branch.kind) ? branch.window : null
   const limit = input.order === 'recientes' ? Math.min(needed, SEARCH_CAP) : SEARCH_CAP
   if (input.order === 'recientes' || !branch.byTitle) {
     return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(branch.select, limit)
@@ -257,7 +269,8 @@ function candidates(branch: Branch, input: SearchInput, needed: number, pastCap:
   const { titles, others } = branch.byTitle
   const pass = (all: SQL, inWindow: SQL | null | undefined) =>
     window && inWindow ? windowed(inWindow, all, window.boundary, SEARCH_CAP) : newest(all, SEARCH_CAP)
-  return sql`(select * from (${pass(titles, window?.titles)} union all ${pass(others, window?.others)}) as titles_first limit ${SEARCH_CAP})`
+  const titlesInWindow = pastCap.has(titlesOf(branch.kind)) ? window?.titles : null
+  return sql`(select * from (${pass(titles, titlesInWindow)} union all ${pass(others, window?.others)}) as titles_first limit ${SEARCH_CAP})`
 }
 
 /**
@@ -266,7 +279,7 @@ function candidates(branch: Branch, input: SearchInput, needed: number, pastCap:
  * snippet reads the stored text as written, so it marks the query's words as stemmed from the
  * query's own text too ('licitacion' marks 'licitación', see f_search_text in migration 0032).
  */
-function pageOf(shown: Branch[], query: string, input: SearchInput, pastCap: ReadonlySet<Kind>) {
+function pageOf(shown: Branch[], query: string, input: SearchInput, pastCap: ReadonlySet<string>) {
   const order = input.order === 'recientes' ? sql`at desc, id desc` : sql`exact desc, rank desc, at desc, id desc`
   const offset = (input.page - 1) * SEARCH_PAGE_SIZE
   const options = `StartSel=${MARK_START}, StopSel=${MARK_STOP}, MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`
@@ -276,7 +289,7 @@ function pageOf(shown: Branch[], query: string, input: SearchInput, pastCap: Rea
           (websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)})) || websearch_to_tsquery('es_unaccent'::regconfig, ${either(query)})), ${options}) end as snippet,
       a.display_name, a.first_name, a.last_name, a.avatar_url
     from (select * from (${sql.join(
-      shown.map((branch) => candidates(branch, input, offset + SEARCH_PAGE_SIZE, pastCap.has(branch.kind))),
+      shown.map((branch) => candidates(branch, input, offset + SEARCH_PAGE_SIZE, pastCap)),
       sql` union all `,
     )}) as matched
       order by ${order} limit ${SEARCH_PAGE_SIZE} offset ${offset}) as hits
