@@ -70,6 +70,13 @@ export interface SearchTerms {
    * A kind whose branch does not use it is read in one pass, newest first.
    */
   byTitle: (title: SQL, vector: SQL) => SQL
+  /**
+   * The kind's table in its FROM (`table` its name, `at` the date column the branch gives as `at`,
+   * with a btree index on it). A kind of more than SEARCH_CAP matches reads its newest candidates
+   * from the table's newest rows through that index, then its older matches (decisions/0031); a
+   * kind whose branch does not use it is always read through its search index.
+   */
+  from: (table: string, at: string) => SQL
 }
 
 let entries: readonly ConsoleEntry[] = []

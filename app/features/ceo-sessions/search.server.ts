@@ -5,9 +5,9 @@ import type { Searchable } from '~/platform/parts.server'
 export const ceoSessionsSearch: Searchable[] = [
   {
     kind: 'session_comment',
-    branch: ({ tsquery, rank, seen }) =>
+    branch: ({ tsquery, rank, seen, from }) =>
       sql`select 'session_comment', c.id::text, s.title, c.content, c.user_id, null, c.created_at, ${rank(sql`c.search_vector`)}, false, s.id::text
-      from ceo_session_comments c join ceo_sessions s on s.id = c.session_id
+      from ${from('ceo_session_comments', 'created_at')} c join ceo_sessions s on s.id = c.session_id
       where c.search_vector @@ ${tsquery} and ${seen('c')} and s.publication_status = 'published'`,
   },
   {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
@@ -9,7 +9,7 @@ import { createPersona } from '../../../tests/setup/members'
 import { getRequest, run } from '../../../tests/setup/requests'
 import { SearchResults } from './components/search-results'
 import { CAPPED_COUNT, CAPPED_NOTE, SEARCH_CAP } from './search'
-import { search } from './search.server'
+import { search, searchStatements, titlesOf } from './search.server'
 import * as searchRoute from './search.route'
 
 // Issue 38: a search reads at most SEARCH_CAP matches of each kind, whatever the number of matches.
@@ -110,5 +110,34 @@ describe('more matches than the cap', () => {
       'Hay más de 1.000 resultados: se muestran los 1.000 más recientes. Añade palabras para afinar la búsqueda.',
     )
     expect(CAPPED_NOTE.recientes).toContain('1.000 más recientes')
+  })
+
+  test('past the cap, a kind read from its newest rows, then its older ones, gives the pages that sorting every match gives', async () => {
+    // Comments too, on one post, four to a minute: the window's boundary falls between rows of the same time.
+    await getDb().execute(sql`insert into community_comments (post_id, user_id, content, created_at)
+      select (select id from community_posts where title = 'Nota 1'), ${viewer.id}, 'La coralina otra vez ' || n,
+        timestamptz '2025-06-01' + (n / 4) * interval '1 minute'
+      from generate_series(1, ${SEARCH_CAP + 50}) n`)
+    const rowsOf = async (statement: SQL) =>
+      ((await getDb().execute(statement)) as unknown as { rows: Array<{ kind: string; id: string }> }).rows.map(
+        (row) => `${row.kind} ${row.id}`,
+      )
+    // A window of 300 rows: past it, the older matches are read too (decisions/0031), as past 16,000 at scale.
+    // With the posts' titles past the cap or not (read through the window, or through their index).
+    const pastCaps = [new Set(['post', 'comment']), new Set(['post', titlesOf('post'), 'comment'])]
+    let compared = 0
+    for (const order of ['relevancia', 'recientes'] as const)
+      for (const tab of ['posts', 'comentarios', 'todo'] as const)
+        for (const page of [1, 2, 31, SEARCH_CAP / 10]) {
+          const input = { query: 'coralina', tab, order, page }
+          const every = await rowsOf(searchStatements(viewer, input).page!)
+          for (const pastCap of pastCaps) {
+            const windowed = await rowsOf(searchStatements(viewer, input, { pastCap, windowRows: 300 }).page!)
+            expect(windowed, `${order} ${tab} ${page} ${[...pastCap].join(', ')}`).toEqual(every)
+          }
+          expect(every).toHaveLength(10)
+          compared++
+        }
+    expect(compared).toBe(24)
   })
 })

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
-import { search, searchStatements } from './search.server'
+import { search, searchStatements, titlesOf } from './search.server'
 
 useTestDatabase()
 
@@ -92,6 +92,22 @@ describe(FULL ? 'at the bench seed ×10' : 'with sequential scans priced out', (
       if (FULL) expect(text).toContain('Bitmap Index Scan on profiles_name_trgm_idx')
       const scanned = commentsIndexed ? 'community_posts|community_comments|profiles' : 'community_posts|profiles'
       expect(text).not.toMatch(FULL ? new RegExp(`Seq Scan on (${scanned})\\b`) : /Seq Scan on (?!ceo_session_comments)/)
+    }
+  })
+
+  test('a word past the cap: the page reads the newest posts and comments through their date indexes', async () => {
+    // Which kinds are past the cap comes from the counts (search.server.ts); here it is given.
+    const pastCap = new Set(['post', titlesOf('post'), 'comment', 'session_comment'])
+    for (const order of ['relevancia', 'recientes'] as const) {
+      const { page } = searchStatements(
+        { id: 'scale-u1', hasAccess: true },
+        { query: 'biosimilares', tab: 'todo', order, page: 1 },
+        { pastCap },
+      )
+      const text = await plan(page!)
+      for (const table of ['community_posts', 'community_comments', ...(FULL ? [] : ['ceo_session_comments'])])
+        expect(text, `${order}: ${table}`).toContain(`Index Scan Backward using ${table}_created_idx on ${table}`)
+      expect(text).not.toMatch(/Seq Scan on (community_posts|community_comments)\b/)
     }
   })
 

@@ -49,6 +49,13 @@ const wordsOf = (query: string) => query.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
 const COLUMNS = 'kind, id, title, body, author_id, speaker, at, rank, exact, parent_id'
 
 /**
+ * How many of a table's newest rows a kind past the cap looks through for its newest matches
+ * (decisions/0031): a word in one row of sixteen fills the cap there, read in date order through
+ * the table's date index, however many rows the table has.
+ */
+export const SEARCH_WINDOW = 16 * SEARCH_CAP
+
+/**
  * Each kind the features declare (their `search` part): the rows this viewer may see that match,
  * with the same columns, so the kinds stack in one UNION ALL, in the order of the parts. `exact`
  * puts a title equal to the query first; ts_rank's default weights {D 0.1, C 0.2, B 0.4, A 1.0} put
@@ -56,10 +63,10 @@ const COLUMNS = 'kind, id, title, body, author_id, speaker, at, rank, exact, par
  * less), so repeating a word gains little. A kind with a title is also built as its title matches
  * and its other matches, the two passes in which relevance reads its candidates (`candidates`).
  */
-function branches(query: string, viewerId: string) {
+function branches(query: string, viewerId: string, windowRows: number) {
   const tsquery = sql`websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)}))`
   const words = wordsOf(query)
-  const terms: Omit<SearchTerms, 'byTitle'> = {
+  const terms: Omit<SearchTerms, 'byTitle' | 'from'> = {
     tsquery,
     rank: (vector) => sql`ts_rank(${vector}, ${tsquery})`,
     exact: (title) => sql`f_unaccent(${title}) = f_unaccent(${query})`,
@@ -69,13 +76,27 @@ function branches(query: string, viewerId: string) {
     folded: sql`f_unaccent(${words})`,
   }
   // The title through its own index (migration 0039); the others by the stored vector's weight A,
-  // which is the title, so telling them apart costs no parsing per row.
+  // which is the title, so telling them apart costs no parsing per row. In a window of the newest
+  // rows the title is told by weight A too: its index gives no order, and parsing each row's title
+  // would cost more than the window saves.
   const inTitle = (title: SQL) => sql`to_tsvector('es_unaccent'::regconfig, f_search_text(${title})) @@ ${tsquery}`
-  const notInTitle = (vector: SQL) => sql`not (ts_filter(${vector}, '{a}') @@ ${tsquery})`
+  const titleWeight = (vector: SQL) => sql`ts_filter(${vector}, '{a}') @@ ${tsquery}`
+  const notInTitle = (vector: SQL) => sql`not (${titleWeight(vector)})`
+  const table = (name: string) => sql.raw(name)
+  // The table's newest rows, through its date index: how a kind past the cap finds its newest matches.
+  const newestRows = (name: string, at: string) => sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${windowRows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
-    const select = branch({ ...terms, byTitle: () => ((titled = true), sql`true`) })
+    let source: { table: string; at: string } | null = null
+    const select = branch({
+      ...terms,
+      byTitle: () => ((titled = true), sql`true`),
+      from: (name, at) => ((source = { table: name, at }), table(name)),
+    })
     if (!select) return []
+    const declared = source as { table: string; at: string } | null
+    const build = (byTitle: SearchTerms['byTitle'], windowed: boolean) =>
+      branch({ ...terms, byTitle, from: windowed ? newestRows : table })!
     return [
       {
         kind: kind as Kind,
@@ -83,8 +104,20 @@ function branches(query: string, viewerId: string) {
         select,
         byTitle: titled
           ? {
-              titles: branch({ ...terms, byTitle: inTitle })!,
-              others: branch({ ...terms, byTitle: (_title, vector) => notInTitle(vector) })!,
+              titles: build(inTitle, false),
+              others: build((_title, vector) => notInTitle(vector), false),
+            }
+          : null,
+        // Past the cap (decisions/0031): the same passes over the table's newest `windowRows` rows,
+        // and where the boundary of that window is, for the older matches when the window has too few.
+        window: declared
+          ? {
+              boundary: sql.raw(
+                `(select ${declared.at}, id::text from ${declared.table} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
+              ),
+              select: build(() => sql`true`, true),
+              titles: titled ? build((_title, vector) => titleWeight(vector), true) : null,
+              others: titled ? build((_title, vector) => notInTitle(vector), true) : null,
             }
           : null,
       },
@@ -115,34 +148,60 @@ export interface SearchHit {
 
 type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
 
-/** The two statements of a search (its EXPLAIN is checked at scale): the counts per kind, and the open tab's page. */
-export function searchStatements(viewer: Searcher, input: SearchInput & { query: string }) {
+/**
+ * The two statements of a search (its EXPLAIN is checked at scale): the counts per kind, and the
+ * open tab's page, which reads the kinds in `pastCap` (more than SEARCH_CAP matches, from the
+ * counts) through their newest `windowRows` rows (SEARCH_WINDOW; smaller only in a test, so that
+ * a small table has older matches past its window), and their title matches so when `pastCap`
+ * names their titles too (`titlesOf(kind)`).
+ */
+export function searchStatements(
+  viewer: Searcher,
+  input: SearchInput & { query: string },
+  { pastCap = new Set<string>(), windowRows = SEARCH_WINDOW }: { pastCap?: ReadonlySet<string>; windowRows?: number } = {},
+) {
   const { query, tab } = input
-  const allowed = branches(query, viewer.id).filter((branch) => viewer.hasAccess || branch.open)
+  const allowed = branches(query, viewer.id, windowRows).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
-    // Counting stops one past the cap: 'más de 1.000' is all a tab says beyond it.
+    // A kind read through a window counts its title matches too (the same cap): the relevance page
+    // reads them through the window only when they are that many, through the title index otherwise
+    // (a word common in texts and rare in titles would otherwise look through the whole window).
     counts: sql.join(
-      allowed.map(
-        ({ kind, select }) =>
-          sql`select ${sql.raw(`'${kind}'::text`)} as kind, count(*)::int as n from (select 1 from (${select}) as matched limit ${SEARCH_CAP + 1}) as capped`,
-      ),
+      allowed.flatMap(({ kind, select, byTitle, window }) => [
+        capped(kind, select),
+        ...(byTitle && window ? [capped(titlesOf(kind), byTitle.titles)] : []),
+      ]),
       sql` union all `,
     ),
-    page: shown.length ? pageOf(shown, query, input) : null,
+    page: shown.length ? pageOf(shown, query, input, pastCap) : null,
   }
 }
+
+const TITLES = ' titles'
+/** The name in the counts of a kind's title matches. */
+export const titlesOf = (kind: Kind) => `${kind}${TITLES}`
+
+/** A kind's matches counted one past the cap: 'más de 1.000' is all a tab says beyond it. */
+const capped = (name: string, select: SQL) =>
+  sql`select ${sql.raw(`'${name}'::text`)} as kind, count(*)::int as n from (select 1 from (${select}) as matched limit ${SEARCH_CAP + 1}) as capped`
 
 /** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
 export async function search(viewer: Searcher, input: SearchInput) {
   const counts = Object.fromEntries(Object.keys(SEARCH_TABS).map((tab) => [tab, 0])) as Record<SearchTab, number>
   const query = cleanQuery(input.query)
   if (!query) return { query, counts, hits: [] as SearchHit[], pageCount: 1 }
-  const statements = searchStatements(viewer, { ...input, query })
   const db = getDb()
-  const [countRows, hitRows] = await Promise.all([db.execute(statements.counts), statements.page ? db.execute(statements.page) : null])
-  for (const row of countRows.rows as Array<{ kind: Kind; n: number }>) {
-    const tab = (Object.keys(TAB_KINDS) as Array<keyof typeof TAB_KINDS>).find((name) => TAB_KINDS[name].includes(row.kind))!
+  // The counts first: they tell which kinds are past the cap, whose page reads their newest rows
+  // instead of sorting every match (the planner cannot tell; decisions/0031). Still two statements.
+  const countRows = await db.execute(searchStatements(viewer, { ...input, query }).counts)
+  const kindCounts = countRows.rows as Array<{ kind: string; n: number }>
+  const pastCap = new Set(kindCounts.filter((row) => row.n > SEARCH_CAP).map((row) => row.kind))
+  const { page } = searchStatements(viewer, { ...input, query }, { pastCap })
+  const hitRows = page ? await db.execute(page) : null
+  for (const row of kindCounts) {
+    if (row.kind.endsWith(TITLES)) continue
+    const tab = (Object.keys(TAB_KINDS) as Array<keyof typeof TAB_KINDS>).find((name) => TAB_KINDS[name].includes(row.kind as Kind))!
     counts[tab] += row.n
     counts.todo += row.n
   }
@@ -183,19 +242,35 @@ interface HitRow {
 const newest = (select: SQL, limit: number) =>
   sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) order by at desc, id desc limit ${limit})`
 
+/** A branch's matches older than its window, newest first: what a kind past the cap reads after its window. */
+const olderThan = (select: SQL, boundary: SQL, limit: number) =>
+  sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) where (at, id) < ${boundary} order by at desc, id desc limit ${limit})`
+
+/** The newest `limit` matches of a kind past the cap: those in its window, then (only if too few) the older ones. */
+const windowed = (inWindow: SQL, older: SQL, boundary: SQL, limit: number) =>
+  sql`(select * from (${newest(inWindow, limit)} union all ${olderThan(older, boundary, limit)}) as newest_first limit ${limit})`
+
 /**
  * The rows of a kind that the page orders, never more than SEARCH_CAP however many match
  * (decisions/0031). Newest first: the next `needed` for 'Más recientes' (exact, the page is the
  * newest of them all). For relevance, a kind with a title gives its title matches first (ts_rank
  * puts a word in the title over any number of it in a body) and then its newest other matches; a
  * kind without one, its newest matches. The outer limit runs the second pass only when the titles
- * leave room.
+ * leave room. A kind past the cap takes each pass's newest matches from the table's newest rows
+ * (its window, read through the date index), and reads older matches only when the window has too
+ * few: sorting every match by date reads as many rows as match, which grows with the community.
  */
-function candidates(branch: Branch, input: SearchInput, needed: number) {
-  if (input.order === 'recientes') return newest(branch.select, Math.min(needed, SEARCH_CAP))
-  if (!branch.byTitle) return newest(branch.select, SEARCH_CAP)
+function candidates(branch: Branch, input: SearchInput, needed: number, pastCap: ReadonlySet<string>) {
+  const window = pastCap.has(branch.kind) ? branch.window : null
+  const limit = input.order === 'recientes' ? Math.min(needed, SEARCH_CAP) : SEARCH_CAP
+  if (input.order === 'recientes' || !branch.byTitle) {
+    return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(branch.select, limit)
+  }
   const { titles, others } = branch.byTitle
-  return sql`(select * from (${newest(titles, SEARCH_CAP)} union all ${newest(others, SEARCH_CAP)}) as titles_first limit ${SEARCH_CAP})`
+  const pass = (all: SQL, inWindow: SQL | null | undefined) =>
+    window && inWindow ? windowed(inWindow, all, window.boundary, SEARCH_CAP) : newest(all, SEARCH_CAP)
+  const titlesInWindow = pastCap.has(titlesOf(branch.kind)) ? window?.titles : null
+  return sql`(select * from (${pass(titles, titlesInWindow)} union all ${pass(others, window?.others)}) as titles_first limit ${SEARCH_CAP})`
 }
 
 /**
@@ -204,7 +279,7 @@ function candidates(branch: Branch, input: SearchInput, needed: number) {
  * snippet reads the stored text as written, so it marks the query's words as stemmed from the
  * query's own text too ('licitacion' marks 'licitación', see f_search_text in migration 0032).
  */
-function pageOf(shown: Branch[], query: string, input: SearchInput) {
+function pageOf(shown: Branch[], query: string, input: SearchInput, pastCap: ReadonlySet<string>) {
   const order = input.order === 'recientes' ? sql`at desc, id desc` : sql`exact desc, rank desc, at desc, id desc`
   const offset = (input.page - 1) * SEARCH_PAGE_SIZE
   const options = `StartSel=${MARK_START}, StopSel=${MARK_STOP}, MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`
@@ -214,7 +289,7 @@ function pageOf(shown: Branch[], query: string, input: SearchInput) {
           (websearch_to_tsquery('es_unaccent'::regconfig, f_search_text(${either(query)})) || websearch_to_tsquery('es_unaccent'::regconfig, ${either(query)})), ${options}) end as snippet,
       a.display_name, a.first_name, a.last_name, a.avatar_url
     from (select * from (${sql.join(
-      shown.map((branch) => candidates(branch, input, offset + SEARCH_PAGE_SIZE)),
+      shown.map((branch) => candidates(branch, input, offset + SEARCH_PAGE_SIZE, pastCap)),
       sql` union all `,
     )}) as matched
       order by ${order} limit ${SEARCH_PAGE_SIZE} offset ${offset}) as hits

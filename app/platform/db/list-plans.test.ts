@@ -21,6 +21,9 @@ import * as messagesRoute from '~/features/messages/messages.route'
 import * as moderationRoute from '~/features/moderation/queue.route'
 import { moderationParts } from '~/features/moderation/parts.server'
 import * as notificationsRoute from '~/features/notifications/notifications.route'
+import { SEARCH_CAP } from '~/features/search/search'
+import { SEARCH_WINDOW } from '~/features/search/search.server'
+import * as searchRoute from '~/features/search/search.route'
 import { seedSql } from '../../../bench/seed.js'
 import { type PlanNode, useTestDatabase } from '../../../tests/setup/database'
 import { createPersona } from '../../../tests/setup/members'
@@ -174,6 +177,29 @@ const planIn = (result: { rows: Array<Record<string, unknown>> }) => {
   return ((typeof json === 'string' ? JSON.parse(json) : json) as Array<{ Plan: PlanNode }>)[0]!.Plan
 }
 
+/** The plan as it ran, with its rows counted (EXPLAIN ANALYZE). */
+async function analyzedPlanOf(text: string, params: unknown[]) {
+  return planIn(await driver().query(`explain (analyze, format json) ${text}`, params))
+}
+
+/** The nodes of a plan that read `table` and ran. */
+const readsOf = (node: PlanNode, table: string): PlanNode[] => [
+  ...(node['Relation Name'] === table && (node['Actual Loops'] as number) > 0 ? [node] : []),
+  ...(node.Plans ?? []).flatMap((child) => readsOf(child, table)),
+]
+
+/** The rows a plan read of `table`: what each scan gave, with what its filter removed, over its loops. */
+const rowsRead = (node: PlanNode, table: string) =>
+  readsOf(node, table).reduce(
+    (sum, scan) =>
+      sum +
+      ((scan['Actual Rows'] as number) +
+        ((scan['Rows Removed by Filter'] as number) ?? 0) +
+        ((scan['Rows Removed by Index Recheck'] as number) ?? 0)) *
+        (scan['Actual Loops'] as number),
+    0,
+  )
+
 /** The plan the planner finds when it must not read a table whole: whether an index serves the statement. */
 async function indexedPlanOf(text: string, params: unknown[]) {
   const client = driver()
@@ -275,6 +301,45 @@ describe('list queries at ×10 (issue 38)', () => {
     for (const scan of chosen) expect(scan).toMatch(/\?q=/)
     // Nor reads a big table's whole index for want of one that its condition leads.
     expect(walked).toEqual([])
+  }, 120_000)
+
+  test("searches (issue 38): /buscar past the cap reads at most its window of the posts and the comments, the library's search a page of its index", async () => {
+    // The bench's query: one post title in sixteen and one comment in sixteen match at every scale.
+    const matches = async (table: string) =>
+      (
+        (await getDb().execute(
+          sql`select count(*)::int as n from ${sql.raw(table)} where search_vector @@ websearch_to_tsquery('es_unaccent'::regconfig, f_search_text('evaluacion tecnologias'))`,
+        )) as unknown as { rows: Array<{ n: number }> }
+      ).rows[0]!.n
+    const posts = await matches('community_posts')
+    const comments = await matches('community_comments')
+    console.log(`'evaluacion tecnologias' at ×10: ${posts} posts, ${comments} comments match`)
+    expect(comments).toBeGreaterThan(SEARCH_WINDOW)
+    const pages = [
+      ...(await statementsOf(searchRoute, '/buscar?q=evaluacion%20tecnologias', member.cookie)),
+      ...(await statementsOf(searchRoute, '/buscar?q=evaluacion%20tecnologias&orden=recientes', member.cookie)),
+      ...(await statementsOf(searchRoute, '/buscar?q=evaluacion%20tecnologias&tipo=comentarios&pagina=100', member.cookie)),
+    ].filter((statement) => statement.text.includes('ts_headline'))
+    expect(pages).toHaveLength(3)
+    for (const { path, text, params } of pages) {
+      const plan = await analyzedPlanOf(text, params)
+      for (const table of ['community_posts', 'community_comments']) {
+        // The newest rows through the date index, never every match sorted (a bitmap heap scan of them all).
+        expect(rowsRead(plan, table), `${path}: ${table}`).toBeLessThanOrEqual(SEARCH_WINDOW + 10)
+        const sorted = readsOf(plan, table).filter(
+          (scan) => scan['Node Type'] === 'Bitmap Heap Scan' && (scan['Actual Rows'] as number) > SEARCH_CAP,
+        )
+        expect(sorted, `${path}: ${table}`).toEqual([])
+      }
+    }
+    // 'Biotecnología' is on three sessions in ten: the newest twelve are near the top of the library's index.
+    const library = (await statementsOf(sessionsRoute, '/comunidad/sesiones?buscar=Biotecnolog%C3%ADa', member.cookie)).filter(
+      (statement) => statement.text.includes('"search_text" like'),
+    )
+    expect(library).toHaveLength(1)
+    const plan = await analyzedPlanOf(library[0]!.text, library[0]!.params)
+    expect(readsOf(plan, 'ceo_sessions').map((scan) => scan['Index Name'])).toEqual(['ceo_sessions_library_idx'])
+    expect(rowsRead(plan, 'ceo_sessions')).toBeLessThan(100)
   }, 120_000)
 
   /** A keyset position of /mensajes and of a conversation: the time in microseconds and an id. */
