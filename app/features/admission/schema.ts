@@ -55,7 +55,7 @@ export const admissionApplications = pgTable(
       .on(table.email)
       .where(sql`${table.status} in ('pending', 'info_requested', 'waitlisted')`),
     index('admission_email_idx').on(table.email),
-    index('admission_status_created_idx').on(table.status, table.createdAt.desc()),
+    index('admission_status_created_idx').on(table.status, table.createdAt.desc().nullsFirst()),
     // The queue's order to the last key: its page is read from the index, never sorted (issue 38).
     index('admission_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     index('admission_closed_idx')

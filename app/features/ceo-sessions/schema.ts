@@ -136,7 +136,7 @@ export const ceoSessionProgress = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.sessionId, table.userId] }),
-    index('ceo_session_progress_user_idx').on(table.userId, table.updatedAt.desc()),
+    index('ceo_session_progress_user_idx').on(table.userId, table.updatedAt.desc().nullsFirst()),
   ],
 )
 

@@ -39,8 +39,8 @@ export const conversations = pgTable(
     unique('conversations_pair_key').on(table.userA, table.userB),
     check('conversations_ordered', sql`${table.userA} < ${table.userB}`),
     // A member's list, newest first: one index per side, read as two ordered branches.
-    index('conversations_a_idx').on(table.userA, table.lastMessageAt.desc(), table.id.desc()),
-    index('conversations_b_idx').on(table.userB, table.lastMessageAt.desc(), table.id.desc()),
+    index('conversations_a_idx').on(table.userA, table.lastMessageAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('conversations_b_idx').on(table.userB, table.lastMessageAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
   ],
 )
 
@@ -62,7 +62,7 @@ export const messages = pgTable(
     check('messages_body_length', sql`char_length(${table.body}) between 1 and ${sql.raw(String(MESSAGE_BODY_MAX))}`),
     uniqueIndex('messages_idempotency_idx').on(table.senderId, table.idempotencyKey),
     // The conversation page and its older pages (keyset on created_at, id).
-    index('messages_conversation_idx').on(table.conversationId, table.createdAt.desc(), table.id.desc()),
+    index('messages_conversation_idx').on(table.conversationId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     // The new-conversations limit and the export read a member's own messages.
     index('messages_sender_idx').on(table.senderId, table.createdAt),
   ],
