@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { describe, expect, test } from 'vitest'
 import * as profileRoute from '~/features/account/profile.route'
 import { profiles } from '~/features/account/schema'
@@ -15,7 +15,7 @@ import { createPersona } from '../../../tests/setup/members'
 import { newSession } from '../../../tests/setup/sessions'
 import { type createConfirmedUser, formRequest, getRequest, latestMailTo, readToast, run } from '../../../tests/setup/requests'
 import * as queueRoute from './queue.route'
-import { historyQuery, QUEUE_SIZE, restrictedQuery, waitingQuery } from './moderation.server'
+import { decodeQueueCursor, historyQuery, QUEUE_SIZE, type QueueCursor, restrictedQuery, waitingQuery } from './moderation.server'
 import { MODERATION_MESSAGES } from './reasons'
 import * as reportRoute from './report.route'
 import { moderationDecisions, moderationReports } from './schema'
@@ -449,7 +449,7 @@ describe('reports of what no longer exists', () => {
 test('the queue reads no whole table: reports, review requests, limited accounts and authors’ histories each through an index', async () => {
   // Each table's partial indexes: both of moderation_reports' hold only the open reports.
   const MEANT: Record<string, string[]> = {
-    moderation_reports: ['moderation_reports_open_idx', 'moderation_reports_one_open_idx'],
+    moderation_reports: ['moderation_reports_open_idx', 'moderation_reports_open_item_idx'],
     community_posts: ['community_posts_review_idx'],
     community_comments: ['community_comments_review_idx'],
     ceo_session_comments: ['ceo_session_comments_review_idx'],
@@ -483,4 +483,138 @@ test('the queue reads no whole table: reports, review requests, limited accounts
   const limited = (node: PlanNode): boolean =>
     (node['Node Type'] === 'Limit' && JSON.stringify(node).includes('moderation_decisions_user_idx')) || (node.Plans ?? []).some(limited)
   expect(limited(plans[4]!)).toBe(true)
+})
+
+describe("the queue's order at any backlog (issue 38)", () => {
+  const REPORTERS = 6
+  const reporters = async () => {
+    const prefix = crypto.randomUUID().slice(0, 8)
+    await getDb().execute(sql`insert into "user" (id, name, email, email_verified)
+      select ${prefix} || '-' || n, 'Informante', ${prefix} || '-' || n || '@example.com', true from generate_series(1, ${REPORTERS}) n`)
+    return Array.from({ length: REPORTERS }, (_, n) => `${prefix}-${n + 1}`)
+  }
+  const minute = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, n))
+  type Row = { kind: string; itemId: string; reports: number; micros: string }
+  const pageOf = async (after: QueueCursor | null) => ((await getDb().execute(waitingQuery(after))) as unknown as { rows: Row[] }).rows
+
+  /** The queue as issue 28 defined it: each item with open reports at its oldest one, by (since, item id), after the cursor. */
+  const expected = async (after: QueueCursor | null) => {
+    const open = await getDb()
+      .select({ kind: moderationReports.kind, itemId: moderationReports.itemId, createdAt: moderationReports.createdAt })
+      .from(moderationReports)
+      .where(eq(moderationReports.status, 'open'))
+    const items = new Map<string, { kind: string; itemId: string; since: bigint; reports: number }>()
+    for (const report of open) {
+      const key = `${report.kind}:${report.itemId}`
+      const since = BigInt(report.createdAt.getTime()) * 1000n
+      const item = items.get(key) ?? { kind: report.kind, itemId: report.itemId, since, reports: 0 }
+      items.set(key, { ...item, since: since < item.since ? since : item.since, reports: item.reports + 1 })
+    }
+    const cursor = after ? { since: BigInt(after.micros), itemId: after.itemId } : null
+    return [...items.values()]
+      .filter((item) => !cursor || item.since > cursor.since || (item.since === cursor.since && item.itemId > cursor.itemId))
+      .sort((a, b) => (a.since === b.since ? (a.itemId < b.itemId ? -1 : 1) : a.since < b.since ? -1 : 1))
+      .slice(0, QUEUE_SIZE + 1)
+      .map((item) => `${item.kind}:${item.itemId}:${item.reports}:${item.since}`)
+  }
+
+  test('pages follow the oldest open report of each item, ties on the minute included, while decisions and new reports come between pages', async () => {
+    const users = await reporters()
+    // 140 items on 8 minutes: most share their first minute with others, and an item's reports often share theirs.
+    const items = Array.from({ length: 140 }, (_, i) => ({
+      kind: (['post', 'comment', 'member'] as const)[i % 3]!,
+      itemId: crypto.randomUUID(),
+      i,
+    }))
+    await getDb()
+      .insert(moderationReports)
+      .values(
+        items.flatMap(({ kind, itemId, i }) =>
+          Array.from({ length: 1 + (i % 4) }, (_, r) => ({
+            userId: users[r]!,
+            kind,
+            itemId,
+            reason: 'spam' as const,
+            createdAt: minute((i % 8) + (r === 0 ? 0 : (i * r) % 3)),
+          })),
+        ),
+      )
+    let after: QueueCursor | null = null
+    let pages = 0
+    let shown = 0
+    for (;;) {
+      const rows = await pageOf(after)
+      expect(
+        rows.map((row) => `${row.kind}:${row.itemId}:${row.reports}:${row.micros}`),
+        `page ${pages + 1}`,
+      ).toEqual(await expected(after))
+      pages++
+      shown += Math.min(rows.length, QUEUE_SIZE)
+      if (rows.length <= QUEUE_SIZE) break
+      const last = rows[QUEUE_SIZE - 1]!
+      after = decodeQueueCursor(`${last.micros}_${last.itemId}`)
+      // Between pages: decisions on two items shown and one not yet shown; a report of later
+      // minutes on one shown (back at the end of the queue), one ahead and one new item.
+      const ahead = rows[QUEUE_SIZE]!
+      for (const { kind, itemId } of [rows[0]!, rows[3]!, ahead]) {
+        await getDb()
+          .update(moderationReports)
+          .set({ status: 'dismissed', closedAt: new Date() })
+          .where(
+            and(eq(moderationReports.kind, kind as 'post'), eq(moderationReports.itemId, itemId), eq(moderationReports.status, 'open')),
+          )
+      }
+      await getDb()
+        .insert(moderationReports)
+        .values([
+          { userId: users[5]!, kind: rows[0]!.kind as 'post', itemId: rows[0]!.itemId, reason: 'other', createdAt: minute(10 + pages) },
+          { userId: users[5]!, kind: rows[5]!.kind as 'post', itemId: rows[5]!.itemId, reason: 'other', createdAt: minute(10 + pages) },
+          { userId: users[5]!, kind: 'post', itemId: crypto.randomUUID(), reason: 'other', createdAt: minute(10 + pages) },
+        ])
+        .onConflictDoNothing()
+    }
+    expect(pages).toBeGreaterThanOrEqual(6)
+    expect(shown).toBeGreaterThan(140)
+  })
+
+  test("a page reads its items' open reports through the partial indexes, in order, never the whole backlog sorted", async () => {
+    const users = await reporters()
+    // 1,000 items with three open reports each (on 100 minutes: ties), beside 20,000 closed reports.
+    await getDb().execute(sql`
+      insert into moderation_reports (user_id, kind, item_id, reason, created_at)
+      select ${users[0]!.slice(0, 8)} || '-' || r, 'post', md5('open-' || n)::uuid, 'spam', timestamptz '2026-01-01' + (n % 100) * interval '1 minute'
+      from generate_series(1, 1000) n cross join generate_series(1, 3) r`)
+    await getDb().execute(sql`
+      insert into moderation_reports (user_id, kind, item_id, reason, status, created_at, closed_at)
+      select ${users[0]!}, 'post', md5('closed-' || n)::uuid, 'spam', 'dismissed', timestamptz '2025-01-01' + n * interval '1 minute', now()
+      from generate_series(1, 20000) n`)
+    await getDb().execute(sql`analyze moderation_reports`)
+    const middle = (await pageOf(null)).at(-2)!
+    const queries = [waitingQuery(null), waitingQuery({ micros: middle.micros, itemId: middle.itemId })]
+    // With whole reads and sorts priced out: each read of the reports through the partial indexes, no sort anywhere.
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)]
+    for (const plan of await plansOf(queries, { sorts: false })) {
+      const all = nodes(plan)
+      expect(all.filter((node) => node['Node Type'] === 'Sort')).toEqual([])
+      expect(
+        [...new Set(all.filter((node) => node['Relation Name'] === 'moderation_reports').map((node) => node['Index Name']))].sort(),
+      ).toEqual(['moderation_reports_open_idx', 'moderation_reports_open_item_idx'])
+    }
+    // As the planner runs it: a page reads some 26 items' reports (and the anti-join's look back), not the 3,000 open ones.
+    for (const query of queries) {
+      const result = (await getDb().execute(sql`explain (analyze, format json) ${query}`)) as unknown as {
+        rows: Array<Record<string, unknown>>
+      }
+      const json = Object.values(result.rows[0]!)[0]
+      const plan = (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode
+      const read = nodes(plan)
+        .filter((node) => node['Relation Name'] === 'moderation_reports')
+        .reduce(
+          (sum, node) =>
+            sum + ((node['Actual Rows'] as number) + ((node['Rows Removed by Filter'] as number) ?? 0)) * (node['Actual Loops'] as number),
+          0,
+        )
+      expect(read).toBeLessThan(400)
+    }
+  })
 })

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import { createElement } from 'react'
 import { displayName } from '~/features/account/display-name'
 import { profiles, publicProfileColumns, recipientColumns } from '~/features/account/schema'
@@ -331,13 +331,6 @@ async function closeReports(tx: DbExecutor, kind: ReportedKind, itemId: string, 
 export const QUEUE_SIZE = 25
 const HISTORY_SIZE = 5
 
-/** Hidden items of one kind whose author asked for a review, shaped as the queue's entries (a partial index reads them). */
-function reviewsOf(kind: ItemKind) {
-  const { table } = ITEMS[kind]
-  return sql`select ${kind}::text, ${table.id}, ${table.reviewRequestedAt}, false
-    from ${table} where ${table.hiddenAt} is not null and ${table.reviewRequestedAt} is not null`
-}
-
 /** Where a page of the queue starts: after (since in µs, item id) of the last entry shown. */
 export interface QueueCursor {
   micros: string
@@ -349,41 +342,50 @@ export function decodeQueueCursor(value: string | null): QueueCursor | null {
   return match ? { micros: match[1]!, itemId: match[2]! } : null
 }
 
+const PAGE_ROWS = QUEUE_SIZE + 1
+
+/** Hidden items of one kind whose author asked for a review: a page of them in the queue's order, off their partial index. */
+function reviewsOf(kind: ItemKind, after: SQL | null) {
+  const { table } = ITEMS[kind]
+  return sql`(select ${kind}::text, ${table.id}, ${table.reviewRequestedAt}, false
+    from ${table} where ${table.hiddenAt} is not null and ${table.reviewRequestedAt} is not null
+    ${after ? sql`and (${table.reviewRequestedAt}, ${table.id}) > ${after}` : sql``}
+    order by 3, 2 limit ${PAGE_ROWS})`
+}
+
 /**
  * What waits, oldest first: one page after `after` (and one more, to tell whether another follows).
- * The page's entries are found first from what orders them (an item's oldest open report, a
- * review's request); only its 26 items are then aggregated (reasons, notes, messages' contexts).
- * Aggregating every item with open reports to keep 26 cost 8.4 ms at ×10 (1,000 items, 3,000
- * reports; issue 38), 3.1 ms this way (0.84 and 1.12 ms at ×1): both still read the open reports
- * (the moderators' backlog, through the partial index when the planner does not read the small
- * table whole).
+ * An item's place is its oldest open report: the open reports are walked in (created_at, item_id)
+ * order (moderation_reports_open_idx) and one is kept when no earlier open report of its item
+ * exists (moderation_reports_open_item_idx), so a page reads its items' reports and those of
+ * earlier items made meanwhile, whatever the backlog; each kind of review comes a page at a time
+ * off its own index, and only the page's items are aggregated (reasons, notes, messages' contexts).
+ * Grouping every open report by item to keep 26 grew with the backlog (issue 38: decisions/0029).
  */
 export function waitingQuery(after: QueueCursor | null) {
   const r = moderationReports
+  const cursor = after ? sql`(timestamptz 'epoch' + ${after.micros}::bigint * interval '1 microsecond', ${after.itemId}::uuid)` : null
   return sql`
-    with waiting (kind, item_id, since, reported) as (
-      select ${r.kind}::text, ${r.itemId}, min(${r.createdAt}), true
-      from ${r} where ${r.status} = 'open' group by 1, 2
-      union all ${reviewsOf('post')}
-      union all ${reviewsOf('comment')}
-      union all ${reviewsOf('session_comment')}
-    ),
-    page as (
-      select kind, item_id, since, reported from waiting
-      ${after ? sql`where (since, item_id) > (timestamptz 'epoch' + ${after.micros}::bigint * interval '1 microsecond', ${after.itemId}::uuid)` : sql``}
-      order by since, item_id limit ${QUEUE_SIZE + 1}
-    ),
-    details as (
-      select ${r.kind}::text as kind, ${r.itemId} as item_id, count(*)::int as reports, array_agg(distinct ${r.reason}::text) as reasons,
-        coalesce(array_agg(${r.note} order by ${r.createdAt}) filter (where ${r.note} is not null), '{}') as notes,
-        coalesce(jsonb_agg(${r.context} order by ${r.createdAt}) filter (where ${r.context} is not null), '[]'::jsonb) as contexts
-      from ${r} where ${r.status} = 'open' and (${r.kind}::text, ${r.itemId}) in (select kind, item_id from page where reported)
-      group by 1, 2
+    with page (kind, item_id, since, reported) as (
+      (select ${r.kind}::text, ${r.itemId}, ${r.createdAt}, true from ${r}
+        where ${r.status} = 'open' ${cursor ? sql`and (${r.createdAt}, ${r.itemId}) > ${cursor}` : sql``}
+          and not exists (select from ${r} earlier where earlier.status = 'open' and earlier.kind = ${r.kind}
+            and earlier.item_id = ${r.itemId} and (earlier.created_at, earlier.id) < (${r.createdAt}, ${r.id}))
+        order by 3, 2 limit ${PAGE_ROWS})
+      union all ${reviewsOf('post', cursor)}
+      union all ${reviewsOf('comment', cursor)}
+      union all ${reviewsOf('session_comment', cursor)}
+      order by 3, 2 limit ${PAGE_ROWS}
     )
     select page.kind, page.item_id as "itemId", coalesce(d.reports, 0) as reports, coalesce(d.reasons, '{}') as reasons,
       coalesce(d.notes, '{}') as notes, page.since, coalesce(d.contexts, '[]'::jsonb) as contexts,
       (extract(epoch from page.since) * 1000000)::bigint::text as micros
-    from page left join details d on page.reported and d.kind = page.kind and d.item_id = page.item_id
+    from page left join lateral (
+      select count(*)::int as reports, array_agg(distinct ${r.reason}::text) as reasons,
+        coalesce(array_agg(${r.note} order by ${r.createdAt}) filter (where ${r.note} is not null), '{}') as notes,
+        coalesce(jsonb_agg(${r.context} order by ${r.createdAt}) filter (where ${r.context} is not null), '[]'::jsonb) as contexts
+      from ${r} where ${r.status} = 'open' and ${r.kind} = page.kind::reported_kind and ${r.itemId} = page.item_id
+    ) d on page.reported
     order by page.since, page.item_id`
 }
 

@@ -52,8 +52,12 @@ export const moderationReports = pgTable(
       .on(table.userId, table.kind, table.itemId)
       .where(sql`status = 'open'`),
     index('moderation_reports_item_idx').on(table.kind, table.itemId),
+    // The queue walks the open reports in its order and keeps each item's oldest (decisions/0029).
     index('moderation_reports_open_idx')
-      .on(table.createdAt)
+      .on(table.createdAt, table.itemId)
+      .where(sql`status = 'open'`),
+    index('moderation_reports_open_item_idx')
+      .on(table.kind, table.itemId, table.createdAt, table.id)
       .where(sql`status = 'open'`),
   ],
 )
@@ -94,8 +98,8 @@ export const hiddenColumns = () => ({
   reviewRequestedAt: timestamp('review_requested_at', { withTimezone: true }),
 })
 
-/** The queue reads the hidden items whose author asked for a review without reading the table. */
-export const reviewRequestIndex = (name: string, table: { reviewRequestedAt: AnyPgColumn; hiddenAt: AnyPgColumn }) =>
+/** The queue reads the hidden items whose author asked for a review without reading the table, in its order. */
+export const reviewRequestIndex = (name: string, table: { reviewRequestedAt: AnyPgColumn; id: AnyPgColumn; hiddenAt: AnyPgColumn }) =>
   index(name)
-    .on(table.reviewRequestedAt)
+    .on(table.reviewRequestedAt, table.id)
     .where(sql`${table.hiddenAt} is not null and ${table.reviewRequestedAt} is not null`)
