@@ -58,6 +58,7 @@ describe('jobs', () => {
     }
     const queued = await getDb().select({ name: jobs.name }).from(jobs).where(eq(jobs.status, 'queued'))
     expect(queued.map((job) => job.name).toSorted()).toEqual([
+      'admin.comment-windows',
       'admission.retention',
       'ceo-sessions.expire-uploads',
       'ceo-sessions.reconcile-mux',

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { type PlanNode, plansOf, useTestDatabase } from '../../../tests/setup/database'
-import { activityQuery, contentQuery, healthQuery, loadDashboard, windowOf } from './dashboard.server'
+import { activityQuery, commentedPostsQuery, contentQuery, healthQuery, loadDashboard, moveCommentWindows, windowOf } from './dashboard.server'
 
 useTestDatabase()
 
@@ -251,6 +251,7 @@ describe('the dashboard of a known community (30 days to 2026-11-25)', () => {
       activity_daily: ['activity_daily_day_kind_pk'],
       community_posts: ['community_posts_pkey'],
       community_comments: ['community_comments_created_idx'],
+      post_comment_counts: ['post_comment_counts_top_idx'],
       event_attendees: ['event_attendees_queue_idx'],
       member_activity_days: ['member_activity_days_day_user_id_pk'],
       ceo_session_daily_views: ['ceo_session_daily_views_day_idx'],
@@ -276,7 +277,7 @@ describe('the dashboard of a known community (30 days to 2026-11-25)', () => {
       }
       return [...own, ...(node.Plans ?? []).flatMap(unbounded)]
     }
-    const found = (await plansOf([activityQuery(w), contentQuery(w), healthQuery()])).flatMap(unbounded)
+    const found = (await plansOf([activityQuery(w), contentQuery(w), commentedPostsQuery(w), healthQuery()])).flatMap(unbounded)
     expect(found).toEqual([])
   })
 })
@@ -329,5 +330,82 @@ describe('active members, kept by triggers (migration 0045, issue 38)', () => {
     expect(await compare()).toBe(2)
     await getDb().execute(sql`delete from member_activity_days where (user_id, day) = ('m1', '2026-09-01')`)
     expect(await compare()).toBe(2)
+  })
+})
+
+describe('the most commented posts, kept by triggers (migrations 0049 and 0050, issue 38)', () => {
+  /** Each window's kept counts against a count of the comments since its first day. */
+  async function compare() {
+    const result = (await getDb().execute(sql`
+      select w.days, x.post_id as "postId", x.kept, x.direct from post_comment_windows w cross join lateral (
+        select coalesce(c.post_id, d.post_id) as post_id, c.n as kept, d.n as direct
+        from (select post_id, n from post_comment_counts where days = w.days and n > 0) c
+        full join (
+          select post_id, count(*)::int as n from community_comments
+          where created_at >= (w.since::timestamp at time zone 'Europe/Madrid') group by post_id
+        ) d on d.post_id = c.post_id
+      ) x
+      where x.kept is distinct from x.direct`)) as unknown as { rows: unknown[] }
+    expect(result.rows).toEqual([])
+  }
+  const today = windowOf(7, NOW).today
+
+  test('inserts, deletes, a cascade, hiding, windows moved forwards and back: the counts equal a count of the comments', async () => {
+    await moveCommentWindows(today)
+    await compare()
+    const post = '00000000-0000-4000-8000-000000000002'
+    // One statement: several posts, one comment before every window.
+    await getDb().execute(sql`insert into community_comments (post_id, user_id, content, created_at) values
+      (${post}, 'm3', 'a', '2026-11-25T08:00:00Z'), (${post}, 'm3', 'b', '2026-11-20T08:00:00Z'),
+      ('00000000-0000-4000-8000-000000000004', 'm3', 'c', '2026-10-01T08:00:00Z'), ('00000000-0000-4000-8000-000000000007', 'm3', 'd', '2026-01-01T08:00:00Z')`)
+    await compare()
+    const d = await loadDashboard(7, NOW)
+    expect(d.content.topPosts.map((p) => [p.title, p.comments])).toEqual([
+      ['Post 2', 3],
+      ['Post 1', 2],
+    ])
+    // Hidden comments count, as they did when counted from the comments.
+    await getDb().execute(sql`update community_comments set hidden_at = now() where post_id = ${post}`)
+    await compare()
+    await getDb().execute(sql`delete from community_comments where content = 'a'`)
+    await compare()
+    // A reply goes with the comment it answers (the cascade is a statement of its own).
+    const [parent] = (await getDb().execute(sql`select id from community_comments where content = 'b'`)).rows as Array<{ id: string }>
+    await getDb().execute(sql`insert into community_comments (post_id, user_id, content, parent_comment_id, created_at)
+      values (${post}, 'm4', 'reply', ${parent!.id}, '2026-11-25T09:00:00Z')`)
+    await getDb().execute(sql`delete from community_comments where id = ${parent!.id}`)
+    await compare()
+    // The windows move on a day, then back over a month: what they leave and take back follows.
+    await moveCommentWindows('2026-11-26')
+    await compare()
+    await moveCommentWindows('2026-10-20')
+    await compare()
+    // A post deleted takes its comments.
+    await getDb().execute(sql`delete from community_posts where id = '00000000-0000-4000-8000-000000000005'`)
+    await compare()
+    await moveCommentWindows(today)
+    await compare()
+  })
+
+  test('the same five from the kept counts as from the comments; the comments are not read when the window is on the day', async () => {
+    await moveCommentWindows(today)
+    for (const period of [7, 30, 90] as const) {
+      const kept = await loadDashboard(period, NOW)
+      await moveCommentWindows('2026-11-26')
+      const counted = await loadDashboard(period, NOW)
+      await moveCommentWindows(today)
+      expect(kept.content.topPosts).toEqual(counted.content.topPosts)
+    }
+    const result = (await getDb().execute(sql`explain (analyze, format json) ${contentQuery(windowOf(30, NOW))}`)) as unknown as {
+      rows: Array<Record<string, unknown>>
+    }
+    const json = Object.values(result.rows[0]!)[0]
+    const plan = (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode
+    const relations = (node: PlanNode): string[] => [
+      ...(node['Relation Name'] ? [node['Relation Name'] as string] : []),
+      ...(node.Plans ?? []).flatMap(relations),
+    ]
+    expect(relations(plan)).toContain('post_comment_counts')
+    expect(relations(plan)).not.toContain('community_comments')
   })
 })
