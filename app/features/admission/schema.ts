@@ -58,6 +58,10 @@ export const admissionApplications = pgTable(
     index('admission_status_created_idx').on(table.status, table.createdAt.desc().nullsFirst()),
     // The queue's order to the last key: its page is read from the index, never sorted (issue 38).
     index('admission_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    // A deletion of what these reference finds them by index, not by reading the table (foreign-keys.test.ts).
+    index('admission_user_idx')
+      .on(table.userId)
+      .where(sql`${table.userId} is not null`),
     index('admission_closed_idx')
       .on(table.closedAt)
       .where(sql`${table.closedAt} is not null`),
@@ -91,5 +95,11 @@ export const admissionEvents = pgTable(
     body: text('body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('admission_events_application_idx').on(table.applicationId, table.createdAt)],
+  (table) => [
+    index('admission_events_application_idx').on(table.applicationId, table.createdAt),
+    // A deletion of what these reference finds them by index, not by reading the table (foreign-keys.test.ts).
+    index('admission_events_actor_idx')
+      .on(table.actorUserId)
+      .where(sql`${table.actorUserId} is not null`),
+  ],
 )

@@ -13,13 +13,18 @@ export const planEnum = pgEnum('membership_plan', ['monthly', 'annual'])
 export const testCheckoutStatusEnum = pgEnum('test_checkout_status', ['open', 'paid', 'canceled'])
 
 /** Checkout sessions of the local test checkout ('Modo de prueba'), used only on a laptop. */
-export const testCheckoutSessions = pgTable('test_checkout_sessions', {
-  id: text('id').primaryKey(),
-  userId: userIdColumn(),
-  plan: planEnum('plan').notNull(),
-  status: testCheckoutStatusEnum('status').notNull().default('open'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-})
+export const testCheckoutSessions = pgTable(
+  'test_checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: userIdColumn(),
+    plan: planEnum('plan').notNull(),
+    status: testCheckoutStatusEnum('status').notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // An account's deletion finds its checkouts by index (foreign-keys.test.ts).
+  (table) => [index('test_checkout_sessions_user_idx').on(table.userId)],
+)
 
 /**
  * Each member's subscriptions as Stripe last described them (written with premium, in the same

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import {
   type AnyPgColumn,
   bigint,
@@ -83,21 +84,26 @@ export const ceoSessions = pgTable(
  * The embedded provider's upload in progress: the bytes received so far sit in a file of their
  * own until the last one arrives. `writer_until` is a short lease: one request writes at a time.
  */
-export const videoUploads = pgTable('ceo_session_video_uploads', {
-  id: text('id').primaryKey(),
-  sessionId: uuid('session_id')
-    .notNull()
-    .unique()
-    .references(() => ceoSessions.id, { onDelete: 'cascade' }),
-  createdBy: text('created_by')
-    .notNull()
-    .references(() => user.id, { onDelete: 'cascade' }),
-  totalBytes: bigint('total_bytes', { mode: 'number' }),
-  receivedBytes: bigint('received_bytes', { mode: 'number' }).notNull().default(0),
-  writerUntil: timestamp('writer_until', { withTimezone: true }),
-  completedAt: timestamp('completed_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-})
+export const videoUploads = pgTable(
+  'ceo_session_video_uploads',
+  {
+    id: text('id').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .unique()
+      .references(() => ceoSessions.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    totalBytes: bigint('total_bytes', { mode: 'number' }),
+    receivedBytes: bigint('received_bytes', { mode: 'number' }).notNull().default(0),
+    writerUntil: timestamp('writer_until', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // An account's deletion finds its uploads by index (foreign-keys.test.ts).
+  (table) => [index('ceo_session_video_uploads_created_by_idx').on(table.createdBy)],
+)
 
 export const ceoSessionLikes = likesTable('ceo_session_likes', 'sessionId', () => ceoSessions.id)
 
@@ -120,6 +126,13 @@ export const ceoSessionComments = pgTable(
     // /buscar's newest session comments when a word is in more than a thousand (decisions/0031).
     index('ceo_session_comments_created_idx').on(table.createdAt),
     reviewRequestIndex('ceo_session_comments_review_idx', table),
+    // A deletion of what these reference finds them by index, not by reading the table (foreign-keys.test.ts).
+    index('ceo_session_comments_parent_idx')
+      .on(table.parentCommentId)
+      .where(sql`${table.parentCommentId} is not null`),
+    index('ceo_session_comments_user_idx')
+      .on(table.userId)
+      .where(sql`${table.userId} is not null`),
   ],
 )
 

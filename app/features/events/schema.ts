@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { user, userIdColumn } from '../../platform/auth/schema'
 import { ceoSessions } from '../ceo-sessions/schema'
@@ -34,7 +35,16 @@ export const events = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('events_date_idx').on(table.eventDate, table.id)],
+  (table) => [
+    index('events_date_idx').on(table.eventDate, table.id),
+    // A deletion of what these reference finds them by index, not by reading the table (foreign-keys.test.ts).
+    index('events_created_by_idx')
+      .on(table.createdBy)
+      .where(sql`${table.createdBy} is not null`),
+    index('events_recording_idx')
+      .on(table.recordingSessionId)
+      .where(sql`${table.recordingSessionId} is not null`),
+  ],
 )
 
 export const eventAttendees = pgTable(

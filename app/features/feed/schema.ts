@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { type AnyPgColumn, bigint, boolean, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { authorIdColumn } from '../../platform/auth/schema'
 import { likesTable } from '../community/comments/schema'
@@ -90,6 +91,13 @@ export const communityComments = pgTable(
     // instead (every comment ever, to group them by post: 1,514 buffers, 161 now; issue 38).
     index('community_comments_created_idx').on(table.createdAt, table.postId),
     reviewRequestIndex('community_comments_review_idx', table),
+    // A deletion of what these reference finds them by index, not by reading the table (foreign-keys.test.ts).
+    index('community_comments_parent_idx')
+      .on(table.parentCommentId)
+      .where(sql`${table.parentCommentId} is not null`),
+    index('community_comments_user_idx')
+      .on(table.userId)
+      .where(sql`${table.userId} is not null`),
   ],
 )
 

@@ -40,6 +40,8 @@ export const conversations = pgTable(
     check('conversations_ordered', sql`${table.userA} < ${table.userB}`),
     // A member's list, newest first: one index per side, read as two ordered branches.
     index('conversations_a_idx').on(table.userA, table.lastMessageAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    // A deletion of what these reference finds them by index, not by reading the table (foreign-keys.test.ts).
+    index('conversations_started_by_idx').on(table.startedBy),
     index('conversations_b_idx').on(table.userB, table.lastMessageAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
   ],
 )

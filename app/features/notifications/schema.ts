@@ -70,6 +70,16 @@ export const notifications = pgTable(
     index('notifications_application_idx')
       .on(table.applicationId)
       .where(sql`${table.applicationId} is not null`),
+    // A deletion of what these reference finds them by index, not by reading the table (foreign-keys.test.ts).
+    index('notifications_post_idx')
+      .on(table.relatedPostId)
+      .where(sql`${table.relatedPostId} is not null`),
+    index('notifications_comment_idx')
+      .on(table.relatedCommentId)
+      .where(sql`${table.relatedCommentId} is not null`),
+    index('notifications_actor_idx')
+      .on(table.actorUserId)
+      .where(sql`${table.actorUserId} is not null`),
     index('notifications_unread_idx')
       .on(table.userId)
       .where(sql`not ${table.isRead}`),
