@@ -84,7 +84,8 @@ function branches(query: string, viewerId: string, windowRows: number) {
   const notInTitle = (vector: SQL) => sql`not (${titleWeight(vector)})`
   const table = (name: string) => sql.raw(name)
   // The table's newest rows, through its date index: how a kind past the cap finds its newest matches.
-  const newestRows = (name: string, at: string) => sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${windowRows})`)
+  const newestRows = (rows: number) => (name: string, at: string) =>
+    sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${rows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
     let source: { table: string; at: string } | null = null
@@ -95,8 +96,8 @@ function branches(query: string, viewerId: string, windowRows: number) {
     })
     if (!select) return []
     const declared = source as { table: string; at: string } | null
-    const build = (byTitle: SearchTerms['byTitle'], windowed: boolean) =>
-      branch({ ...terms, byTitle, from: windowed ? newestRows : table })!
+    const build = (byTitle: SearchTerms['byTitle'], rows?: number) => branch({ ...terms, byTitle, from: rows ? newestRows(rows) : table })!
+    const inTitleWeight: SearchTerms['byTitle'] = (_title, vector) => titleWeight(vector)
     return [
       {
         kind: kind as Kind,
@@ -104,8 +105,8 @@ function branches(query: string, viewerId: string, windowRows: number) {
         select,
         byTitle: titled
           ? {
-              titles: build(inTitle, false),
-              others: build((_title, vector) => notInTitle(vector), false),
+              titles: build(inTitle),
+              others: build((_title, vector) => notInTitle(vector)),
             }
           : null,
         // Past the cap (decisions/0031): the same passes over the table's newest `windowRows` rows,
@@ -115,9 +116,12 @@ function branches(query: string, viewerId: string, windowRows: number) {
               boundary: sql.raw(
                 `(select ${declared.at}, id::text from ${declared.table} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
               ),
-              select: build(() => sql`true`, true),
-              titles: titled ? build((_title, vector) => titleWeight(vector), true) : null,
-              others: titled ? build((_title, vector) => notInTitle(vector), true) : null,
+              select: build(() => sql`true`, windowRows),
+              titles: titled ? build(inTitleWeight, windowRows) : null,
+              others: titled ? build((_title, vector) => notInTitle(vector), windowRows) : null,
+              // Its newest rows, a sample that says whether the window is worth counting in (`pastCapInWindow`).
+              probe: build(() => sql`true`, Math.ceil(windowRows / PROBE_SHARE)),
+              titlesProbe: titled ? build(inTitleWeight, Math.ceil(windowRows / PROBE_SHARE)) : null,
             }
           : null,
       },
@@ -164,16 +168,7 @@ export function searchStatements(
   const allowed = branches(query, viewer.id, windowRows).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
-    // A kind read through a window counts its title matches too (the same cap): the relevance page
-    // reads them through the window only when they are that many, through the title index otherwise
-    // (a word common in texts and rare in titles would otherwise look through the whole window).
-    counts: sql.join(
-      allowed.flatMap(({ kind, select, byTitle, window }) => [
-        capped(kind, select),
-        ...(byTitle && window ? [capped(titlesOf(kind), byTitle.titles)] : []),
-      ]),
-      sql` union all `,
-    ),
+    counts: sql.join(allowed.map(counted), sql` union all `),
     page: shown.length ? pageOf(shown, query, input, pastCap) : null,
   }
 }
@@ -182,22 +177,52 @@ const TITLES = ' titles'
 /** The name in the counts of a kind's title matches. */
 export const titlesOf = (kind: Kind) => `${kind}${TITLES}`
 
-/** A kind's matches counted one past the cap: 'más de 1.000' is all a tab says beyond it. */
-const capped = (name: string, select: SQL) =>
-  sql`select ${sql.raw(`'${name}'::text`)} as kind, count(*)::int as n from (select 1 from (${select}) as matched limit ${SEARCH_CAP + 1}) as capped`
+/** A select's rows counted up to `limit`: one past the cap by default, 'más de 1.000' is all a tab says beyond it. */
+const countOf = (select: SQL, limit = SEARCH_CAP + 1) =>
+  sql`(select count(*)::int from (select 1 from (${select}) as matched limit ${limit}) as capped)`
+
+/**
+ * Matches past the cap within a window, found without the search index (decisions/0031): only when
+ * its newest rows (PROBE_SHARE) hold half the matches a word that fills the cap there would hold (a
+ * rarer word's window would be read whole for nothing), and then counted in the window up to the cap.
+ */
+const pastCapInWindow = (probe: SQL, inWindow: SQL) =>
+  sql`${countOf(probe, PROBE_MATCHES)} = ${PROBE_MATCHES} and ${countOf(inWindow)} > ${SEARCH_CAP}`
+/** The window's newest 1/64th, where a word that fills the cap in the window has 16 matches: half of them let the window be counted. */
+const PROBE_SHARE = 64
+const PROBE_MATCHES = Math.ceil((SEARCH_CAP + 1) / PROBE_SHARE / 2)
+const name = (kind: string) => sql.raw(`'${kind}'::text`)
+
+/**
+ * A kind's count, one past the cap at most, and for a kind with a window its title matches'
+ * (only as 'past the cap or not', which is all the page asks). A GIN index has only bitmap scans,
+ * which list every match before a limit applies, so a kind reads its search index only when its
+ * window (the table's newest rows, through the date index) does not already hold more than the cap;
+ * each part runs only when the one before it leaves the answer open (CASE evaluates its subqueries
+ * when reached). Titles past the cap outside the window are read through the title index anyway.
+ */
+function counted({ kind, select, byTitle, window }: Branch) {
+  if (!window) return sql`select ${name(kind)} as kind, ${countOf(select)} as n`
+  const n = sql`case when ${pastCapInWindow(window.probe, window.select)} then ${SEARCH_CAP + 1} else ${countOf(select)} end`
+  if (!byTitle || !window.titles || !window.titlesProbe) return sql`select ${name(kind)} as kind, ${n} as n`
+  const titles = sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titles)} then ${SEARCH_CAP + 1} else 0 end`
+  // `offset 0` keeps the count one subquery, evaluated once for both rows.
+  return sql`select kinds.kind, kinds.n from (select ${n} as n offset 0) as counted
+    cross join lateral (values (${name(kind)}, counted.n), (${name(titlesOf(kind))}, ${titles})) as kinds (kind, n)`
+}
 
 /** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
-export async function search(viewer: Searcher, input: SearchInput) {
+export async function search(viewer: Searcher, input: SearchInput, { windowRows = SEARCH_WINDOW }: { windowRows?: number } = {}) {
   const counts = Object.fromEntries(Object.keys(SEARCH_TABS).map((tab) => [tab, 0])) as Record<SearchTab, number>
   const query = cleanQuery(input.query)
   if (!query) return { query, counts, hits: [] as SearchHit[], pageCount: 1 }
   const db = getDb()
   // The counts first: they tell which kinds are past the cap, whose page reads their newest rows
   // instead of sorting every match (the planner cannot tell; decisions/0031). Still two statements.
-  const countRows = await db.execute(searchStatements(viewer, { ...input, query }).counts)
+  const countRows = await db.execute(searchStatements(viewer, { ...input, query }, { windowRows }).counts)
   const kindCounts = countRows.rows as Array<{ kind: string; n: number }>
   const pastCap = new Set(kindCounts.filter((row) => row.n > SEARCH_CAP).map((row) => row.kind))
-  const { page } = searchStatements(viewer, { ...input, query }, { pastCap })
+  const { page } = searchStatements(viewer, { ...input, query }, { pastCap, windowRows })
   const hitRows = page ? await db.execute(page) : null
   for (const row of kindCounts) {
     if (row.kind.endsWith(TITLES)) continue
