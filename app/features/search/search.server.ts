@@ -84,8 +84,12 @@ function branches(query: string, viewerId: string, windowRows: number) {
   const notInTitle = (vector: SQL) => sql`not (${titleWeight(vector)})`
   const table = (name: string) => sql.raw(name)
   // The table's newest rows, through its date index: how a kind past the cap finds its newest matches.
-  const newestRows = (rows: number) => (name: string, at: string) =>
-    sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${rows})`)
+  // Counting needs no order among rows of the same time (any of them prove the count), and leaving
+  // the id out spares sorting each row after the index (an incremental sort, a third of the time).
+  const newestRows =
+    (rows: number, byId = true) =>
+    (name: string, at: string) =>
+      sql.raw(`(select * from ${name} order by ${at} desc${byId ? ', id desc' : ''} limit ${rows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
     let source: { table: string; at: string } | null = null
@@ -96,7 +100,8 @@ function branches(query: string, viewerId: string, windowRows: number) {
     })
     if (!select) return []
     const declared = source as { table: string; at: string } | null
-    const build = (byTitle: SearchTerms['byTitle'], rows?: number) => branch({ ...terms, byTitle, from: rows ? newestRows(rows) : table })!
+    const build = (byTitle: SearchTerms['byTitle'], rows?: number, byId?: boolean) =>
+      branch({ ...terms, byTitle, from: rows ? newestRows(rows, byId) : table })!
     const inTitleWeight: SearchTerms['byTitle'] = (_title, vector) => titleWeight(vector)
     return [
       {
@@ -119,9 +124,12 @@ function branches(query: string, viewerId: string, windowRows: number) {
               select: build(() => sql`true`, windowRows),
               titles: titled ? build(inTitleWeight, windowRows) : null,
               others: titled ? build((_title, vector) => notInTitle(vector), windowRows) : null,
-              // Its newest rows, a sample that says whether the window is worth counting in (`pastCapInWindow`).
-              probe: build(() => sql`true`, Math.ceil(windowRows / PROBE_SHARE)),
-              titlesProbe: titled ? build(inTitleWeight, Math.ceil(windowRows / PROBE_SHARE)) : null,
+              // What the counts read (`counted`): the window, and its newest rows, a sample that says
+              // whether the window is worth counting in (`pastCapInWindow`).
+              count: build(() => sql`true`, windowRows, false),
+              titlesCount: titled ? build(inTitleWeight, windowRows, false) : null,
+              probe: build(() => sql`true`, Math.ceil(windowRows / PROBE_SHARE), false),
+              titlesProbe: titled ? build(inTitleWeight, Math.ceil(windowRows / PROBE_SHARE), false) : null,
             }
           : null,
       },
@@ -203,9 +211,9 @@ const name = (kind: string) => sql.raw(`'${kind}'::text`)
  */
 function counted({ kind, select, byTitle, window }: Branch) {
   if (!window) return sql`select ${name(kind)} as kind, ${countOf(select)} as n`
-  const n = sql`case when ${pastCapInWindow(window.probe, window.select)} then ${SEARCH_CAP + 1} else ${countOf(select)} end`
-  if (!byTitle || !window.titles || !window.titlesProbe) return sql`select ${name(kind)} as kind, ${n} as n`
-  const titles = sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titles)} then ${SEARCH_CAP + 1} else 0 end`
+  const n = sql`case when ${pastCapInWindow(window.probe, window.count)} then ${SEARCH_CAP + 1} else ${countOf(select)} end`
+  if (!byTitle || !window.titlesCount || !window.titlesProbe) return sql`select ${name(kind)} as kind, ${n} as n`
+  const titles = sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titlesCount)} then ${SEARCH_CAP + 1} else 0 end`
   // `offset 0` keeps the count one subquery, evaluated once for both rows.
   return sql`select kinds.kind, kinds.n from (select ${n} as n offset 0) as counted
     cross join lateral (values (${name(kind)}, counted.n), (${name(titlesOf(kind))}, ${titles})) as kinds (kind, n)`
