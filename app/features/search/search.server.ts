@@ -275,6 +275,14 @@ interface HitRow {
 const newest = (select: SQL, limit: number) =>
   sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) order by at desc, id desc limit ${limit})`
 
+/**
+ * Every match of a kind the counts found within the cap (or titles not past it in the window), read
+ * as a whole before its newest are taken: `offset 0` keeps the outer limit from reaching the plan,
+ * which would otherwise read the date index backwards when it overestimates the matches (a word in
+ * no comment at ×100, estimated in 15,000: the 3,000,000 comments read, 2.3 s).
+ */
+const everyMatch = (select: SQL) => sql`${select} offset 0`
+
 /** A branch's matches older than its window, newest first: what a kind past the cap reads after its window. */
 const olderThan = (select: SQL, boundary: SQL, limit: number) =>
   sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) where (at, id) < ${boundary} order by at desc, id desc limit ${limit})`
@@ -297,11 +305,11 @@ function candidates(branch: Branch, input: SearchInput, needed: number, pastCap:
   const window = pastCap.has(branch.kind) ? branch.window : null
   const limit = input.order === 'recientes' ? Math.min(needed, SEARCH_CAP) : SEARCH_CAP
   if (input.order === 'recientes' || !branch.byTitle) {
-    return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(branch.select, limit)
+    return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(everyMatch(branch.select), limit)
   }
   const { titles, others } = branch.byTitle
   const pass = (all: SQL, inWindow: SQL | null | undefined) =>
-    window && inWindow ? windowed(inWindow, all, window.boundary, SEARCH_CAP) : newest(all, SEARCH_CAP)
+    window && inWindow ? windowed(inWindow, all, window.boundary, SEARCH_CAP) : newest(everyMatch(all), SEARCH_CAP)
   const titlesInWindow = pastCap.has(titlesOf(branch.kind)) ? window?.titles : null
   return sql`(select * from (${pass(titles, titlesInWindow)} union all ${pass(others, window?.others)}) as titles_first limit ${SEARCH_CAP})`
 }
