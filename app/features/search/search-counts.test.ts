@@ -105,6 +105,22 @@ describe('counts through the window of the newest rows', () => {
     expect(await directCounts('gamma')).toEqual({ post: 5, comment: 5, session_comment: 5, session: 2, event: 1, member: 1 })
   })
 
+  test('a word past the cap in the window never reads the search indexes of the windowed kinds', async () => {
+    const indexReads = async (query: string) => {
+      const statement = searchStatements(viewer, { query, tab: 'todo', order: 'relevancia', page: 1 }, { windowRows: WINDOW }).counts
+      const { rows } = (await getDb().execute(sql`explain (analyze, costs off) ${statement}`)) as unknown as {
+        rows: Array<Record<string, string>>
+      }
+      return rows
+        .map((row) => Object.values(row)[0]!)
+        .filter((line) => /Bitmap Index Scan on (community_posts|community_comments|ceo_session_comments)_search_idx/.test(line))
+        .filter((line) => !line.includes('never executed'))
+    }
+    expect(await indexReads('alfa')).toEqual([])
+    // Counted through the index (or read whole, at this size, where the planner finds it cheaper).
+    expect((await indexReads('beta')).length).toBeGreaterThan(0)
+  })
+
   test('titles are past the cap when the window holds more than the cap of them, and only for a kind past the cap', async () => {
     const titles = async (query: string) => {
       const { rows } = (await getDb().execute(
