@@ -276,7 +276,7 @@ const newest = (select: SQL, limit: number) =>
   sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) order by at desc, id desc limit ${limit})`
 
 /**
- * Every match of a kind the counts found within the cap (or titles not past it in the window), read
+ * Every match of a kind the counts found within the cap, read
  * as a whole before its newest are taken: `offset 0` keeps the outer limit from reaching the plan,
  * which would otherwise read the date index backwards when it overestimates the matches (a word in
  * no comment at ×100, estimated in 15,000: the 3,000,000 comments read, 2.3 s).
@@ -303,13 +303,15 @@ const windowed = (inWindow: SQL, older: SQL, boundary: SQL, limit: number) =>
  */
 function candidates(branch: Branch, input: SearchInput, needed: number, pastCap: ReadonlySet<string>) {
   const window = pastCap.has(branch.kind) ? branch.window : null
+  // Within the cap, every match is read and sorted (at most SEARCH_CAP); past it without a window, the planner chooses.
+  const all = (select: SQL) => (pastCap.has(branch.kind) ? select : everyMatch(select))
   const limit = input.order === 'recientes' ? Math.min(needed, SEARCH_CAP) : SEARCH_CAP
   if (input.order === 'recientes' || !branch.byTitle) {
-    return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(everyMatch(branch.select), limit)
+    return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(all(branch.select), limit)
   }
   const { titles, others } = branch.byTitle
-  const pass = (all: SQL, inWindow: SQL | null | undefined) =>
-    window && inWindow ? windowed(inWindow, all, window.boundary, SEARCH_CAP) : newest(everyMatch(all), SEARCH_CAP)
+  const pass = (every: SQL, inWindow: SQL | null | undefined) =>
+    window && inWindow ? windowed(inWindow, every, window.boundary, SEARCH_CAP) : newest(all(every), SEARCH_CAP)
   const titlesInWindow = pastCap.has(titlesOf(branch.kind)) ? window?.titles : null
   return sql`(select * from (${pass(titles, titlesInWindow)} union all ${pass(others, window?.others)}) as titles_first limit ${SEARCH_CAP})`
 }
