@@ -4,7 +4,7 @@ import { getDb } from '~/platform/db/client.server'
 import { useTestDatabase } from '../../../tests/setup/database'
 import { createPersona } from '../../../tests/setup/members'
 import { SEARCH_CAP, SEARCH_TABS, type SearchTab } from './search'
-import { search, searchStatements, titlesOf } from './search.server'
+import { SEARCH_WINDOW_MIN_ROWS, search, searchStatements, titlesOf } from './search.server'
 
 // Issue 38: a kind's count comes from its newest rows when they hold more than the cap, from its
 // search index otherwise, and says the same as counting every match (decisions/0031). A window of
@@ -12,6 +12,8 @@ import { search, searchStatements, titlesOf } from './search.server'
 useTestDatabase()
 
 const WINDOW = 1_600
+// The window is read from any table, even one never analyzed (its estimate -1).
+const SIZES = { windowRows: WINDOW, windowMinRows: -1 }
 const OLD = 1_100
 let viewer: { id: string; hasAccess: boolean }
 
@@ -92,7 +94,7 @@ describe('counts through the window of the newest rows', () => {
     const expected = Object.fromEntries(Object.entries(TAB_KINDS).map(([tab, kinds]) => [tab, capped(kinds)]))
     expected.todo = capped(Object.values(TAB_KINDS).flat())
     for (const tab of Object.keys(SEARCH_TABS) as SearchTab[]) {
-      const found = await search(viewer, { query: word, tab, order: 'relevancia', page: 1 }, { windowRows: WINDOW })
+      const found = await search(viewer, { query: word, tab, order: 'relevancia', page: 1 }, SIZES)
       expect(found.counts, `${word} ${tab}`).toEqual(expected)
       expect(found.hits.length, `${word} ${tab}`).toBe(Math.min(expected[tab]!, 10))
     }
@@ -105,26 +107,34 @@ describe('counts through the window of the newest rows', () => {
     expect(await directCounts('gamma')).toEqual({ post: 5, comment: 5, session_comment: 5, session: 2, event: 1, member: 1 })
   })
 
-  test('a word past the cap in the window never reads the search indexes of the windowed kinds', async () => {
-    const indexReads = async (query: string) => {
-      const statement = searchStatements(viewer, { query, tab: 'todo', order: 'relevancia', page: 1 }, { windowRows: WINDOW }).counts
-      const { rows } = (await getDb().execute(sql`explain (analyze, costs off) ${statement}`)) as unknown as {
-        rows: Array<Record<string, string>>
-      }
-      return rows
-        .map((row) => Object.values(row)[0]!)
-        .filter((line) => /Bitmap Index Scan on (community_posts|community_comments|ceo_session_comments)_search_idx/.test(line))
-        .filter((line) => !line.includes('never executed'))
+  /** The counts' plan nodes that ran and read one of the windowed tables as `how` says. */
+  const reads = async (query: string, sizes: { windowRows: number; windowMinRows?: number }, how: string) => {
+    const statement = searchStatements(viewer, { query, tab: 'todo', order: 'relevancia', page: 1 }, sizes).counts
+    const { rows } = (await getDb().execute(sql`explain (analyze, costs off) ${statement}`)) as unknown as {
+      rows: Array<Record<string, string>>
     }
-    expect(await indexReads('alfa')).toEqual([])
+    const pattern = new RegExp(`${how} (community_posts|community_comments|ceo_session_comments)`)
+    return rows.map((row) => Object.values(row)[0]!).filter((line) => pattern.test(line) && !line.includes('never executed'))
+  }
+  const indexReads = (query: string, sizes: { windowRows: number; windowMinRows?: number }) => reads(query, sizes, 'Bitmap Index Scan on')
+
+  test('a word past the cap in the window never reads the search indexes of the windowed kinds', async () => {
+    expect(await indexReads('alfa', SIZES)).toEqual([])
     // Counted through the index (or read whole, at this size, where the planner finds it cheaper).
-    expect((await indexReads('beta')).length).toBeGreaterThan(0)
+    expect((await indexReads('beta', SIZES)).length).toBeGreaterThan(0)
+  })
+
+  test('a table smaller than SEARCH_WINDOW_MIN_ROWS counts as main did, never reading its window (its date index)', async () => {
+    const windowReads = (sizes: { windowRows: number; windowMinRows?: number }) => reads('alfa', sizes, 'Index Scan Backward using')
+    expect(SEARCH_WINDOW_MIN_ROWS).toBeGreaterThan(WINDOW + OLD)
+    expect(await windowReads({ windowRows: WINDOW })).toEqual([])
+    expect((await windowReads(SIZES)).length).toBeGreaterThan(0)
   })
 
   test('titles are past the cap when the window holds more than the cap of them, and only for a kind past the cap', async () => {
     const titles = async (query: string) => {
       const { rows } = (await getDb().execute(
-        searchStatements(viewer, { query, tab: 'todo', order: 'relevancia', page: 1 }, { windowRows: WINDOW }).counts,
+        searchStatements(viewer, { query, tab: 'todo', order: 'relevancia', page: 1 }, SIZES).counts,
       )) as unknown as { rows: Array<{ kind: string; n: number }> }
       return rows.find((row) => row.kind === titlesOf('post'))!.n > SEARCH_CAP
     }

@@ -118,6 +118,7 @@ function branches(query: string, viewerId: string, windowRows: number) {
         // and where the boundary of that window is, for the older matches when the window has too few.
         window: declared
           ? {
+              table: declared.table,
               boundary: sql.raw(
                 `(select ${declared.at}, id::text from ${declared.table} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
               ),
@@ -170,13 +171,20 @@ type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
 export function searchStatements(
   viewer: Searcher,
   input: SearchInput & { query: string },
-  { pastCap = new Set<string>(), windowRows = SEARCH_WINDOW }: { pastCap?: ReadonlySet<string>; windowRows?: number } = {},
+  {
+    pastCap = new Set<string>(),
+    windowRows = SEARCH_WINDOW,
+    windowMinRows = SEARCH_WINDOW_MIN_ROWS,
+  }: { pastCap?: ReadonlySet<string>; windowRows?: number; windowMinRows?: number } = {},
 ) {
   const { query, tab } = input
   const allowed = branches(query, viewer.id, windowRows).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
-    counts: sql.join(allowed.map(counted), sql` union all `),
+    counts: sql.join(
+      allowed.map((branch) => counted(branch, windowMinRows)),
+      sql` union all `,
+    ),
     page: shown.length ? pageOf(shown, query, input, pastCap) : null,
   }
 }
@@ -201,36 +209,63 @@ const PROBE_SHARE = 64
 const PROBE_MATCHES = Math.ceil((SEARCH_CAP + 1) / PROBE_SHARE / 2)
 const name = (kind: string) => sql.raw(`'${kind}'::text`)
 
+/** A kind's matches counted one past the cap: 'más de 1.000' is all a tab says beyond it. */
+const capped = (kind: string, select: SQL) => sql`select ${name(kind)} as kind, ${countOf(select)} as n`
+
 /**
- * A kind's count, one past the cap at most, and for a kind with a window its title matches'
- * (only as 'past the cap or not', which is all the page asks). A GIN index has only bitmap scans,
- * which list every match before a limit applies, so a kind reads its search index only when its
- * window (the table's newest rows, through the date index) does not already hold more than the cap;
- * each part runs only when the one before it leaves the answer open (CASE evaluates its subqueries
- * when reached). Titles past the cap outside the window are read through the title index anyway.
+ * The planner's estimate of a table's rows (-1 before its first ANALYZE: small), read in the statement
+ * (an initplan) so that a gate on it runs before the parts it gates.
  */
-function counted({ kind, select, byTitle, window }: Branch) {
-  if (!window) return sql`select ${name(kind)} as kind, ${countOf(select)} as n`
+const estimatedRows = (table: string) => sql.raw(`(select reltuples from pg_class where oid = '${table}'::regclass)`)
+
+/**
+ * The rows from which a table's counts read its window (decisions/0031): below them its search index
+ * is cheaper (×1 13 ms through it, 24 ms through the window; ×10 33 ms, 40–46 ms), above them the
+ * window wins (×100, 1,000,000 posts: 280 ms → 40 ms). 32 windows: a kind must be this large before a
+ * word common enough to fill the cap in its window costs more through its index than the window does.
+ */
+export const SEARCH_WINDOW_MIN_ROWS = 32 * SEARCH_WINDOW
+
+/**
+ * A kind's count, one past the cap at most, and for a kind with a title its title matches'.
+ * A table below `windowMinRows` counts both through its indexes, as any kind without a window does.
+ * Above it, a GIN index having only bitmap scans (which list every match before a limit applies),
+ * a kind reads its search index only when its window (the table's newest rows, through the date
+ * index) does not already hold more than the cap, and its titles only as 'past the cap or not', which
+ * is all the page asks; each part runs only when the one before it leaves the answer open (CASE
+ * evaluates its subqueries when reached). Titles past the cap outside the window are read through
+ * the title index anyway. The gate is a one-time filter: the side it closes is never run.
+ */
+function counted({ kind, select, byTitle, window }: Branch, windowMinRows: number) {
+  const exact = [capped(kind, select), ...(byTitle && window ? [capped(titlesOf(kind), byTitle.titles)] : [])]
+  if (!window) return sql.join(exact, sql` union all `)
+  const large = sql`${estimatedRows(window.table)} >= ${windowMinRows}`
   const n = sql`case when ${pastCapInWindow(window.probe, window.count)} then ${SEARCH_CAP + 1} else ${countOf(select)} end`
-  if (!byTitle || !window.titlesCount || !window.titlesProbe) return sql`select ${name(kind)} as kind, ${n} as n`
-  const titles = sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titlesCount)} then ${SEARCH_CAP + 1} else 0 end`
+  const titles =
+    window.titlesCount && window.titlesProbe
+      ? sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titlesCount)} then ${SEARCH_CAP + 1} else 0 end`
+      : null
   // `offset 0` keeps the count one subquery, evaluated once for both rows.
-  return sql`select kinds.kind, kinds.n from (select ${n} as n offset 0) as counted
+  const windowed = titles
+    ? sql`select kinds.kind, kinds.n from (select ${n} as n offset 0) as counted
     cross join lateral (values (${name(kind)}, counted.n), (${name(titlesOf(kind))}, ${titles})) as kinds (kind, n)`
+    : sql`select ${name(kind)} as kind, ${n} as n`
+  return sql`select * from (${sql.join(exact, sql` union all `)}) as exact where not ${large}
+    union all select * from (${windowed}) as windowed where ${large}`
 }
 
 /** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
-export async function search(viewer: Searcher, input: SearchInput, { windowRows = SEARCH_WINDOW }: { windowRows?: number } = {}) {
+export async function search(viewer: Searcher, input: SearchInput, sizes: { windowRows?: number; windowMinRows?: number } = {}) {
   const counts = Object.fromEntries(Object.keys(SEARCH_TABS).map((tab) => [tab, 0])) as Record<SearchTab, number>
   const query = cleanQuery(input.query)
   if (!query) return { query, counts, hits: [] as SearchHit[], pageCount: 1 }
   const db = getDb()
   // The counts first: they tell which kinds are past the cap, whose page reads their newest rows
   // instead of sorting every match (the planner cannot tell; decisions/0031). Still two statements.
-  const countRows = await db.execute(searchStatements(viewer, { ...input, query }, { windowRows }).counts)
+  const countRows = await db.execute(searchStatements(viewer, { ...input, query }, sizes).counts)
   const kindCounts = countRows.rows as Array<{ kind: string; n: number }>
   const pastCap = new Set(kindCounts.filter((row) => row.n > SEARCH_CAP).map((row) => row.kind))
-  const { page } = searchStatements(viewer, { ...input, query }, { pastCap, windowRows })
+  const { page } = searchStatements(viewer, { ...input, query }, { ...sizes, pastCap })
   const hitRows = page ? await db.execute(page) : null
   for (const row of kindCounts) {
     if (row.kind.endsWith(TITLES)) continue
