@@ -84,7 +84,12 @@ function branches(query: string, viewerId: string, windowRows: number) {
   const notInTitle = (vector: SQL) => sql`not (${titleWeight(vector)})`
   const table = (name: string) => sql.raw(name)
   // The table's newest rows, through its date index: how a kind past the cap finds its newest matches.
-  const newestRows = (name: string, at: string) => sql.raw(`(select * from ${name} order by ${at} desc, id desc limit ${windowRows})`)
+  // Counting needs no order among rows of the same time (any of them prove the count), and leaving
+  // the id out spares sorting each row after the index (an incremental sort, a third of the time).
+  const newestRows =
+    (rows: number, byId = true) =>
+    (name: string, at: string) =>
+      sql.raw(`(select * from ${name} order by ${at} desc${byId ? ', id desc' : ''} limit ${rows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
     let source: { table: string; at: string } | null = null
@@ -95,8 +100,9 @@ function branches(query: string, viewerId: string, windowRows: number) {
     })
     if (!select) return []
     const declared = source as { table: string; at: string } | null
-    const build = (byTitle: SearchTerms['byTitle'], windowed: boolean) =>
-      branch({ ...terms, byTitle, from: windowed ? newestRows : table })!
+    const build = (byTitle: SearchTerms['byTitle'], rows?: number, byId?: boolean) =>
+      branch({ ...terms, byTitle, from: rows ? newestRows(rows, byId) : table })!
+    const inTitleWeight: SearchTerms['byTitle'] = (_title, vector) => titleWeight(vector)
     return [
       {
         kind: kind as Kind,
@@ -104,20 +110,27 @@ function branches(query: string, viewerId: string, windowRows: number) {
         select,
         byTitle: titled
           ? {
-              titles: build(inTitle, false),
-              others: build((_title, vector) => notInTitle(vector), false),
+              titles: build(inTitle),
+              others: build((_title, vector) => notInTitle(vector)),
             }
           : null,
         // Past the cap (decisions/0031): the same passes over the table's newest `windowRows` rows,
         // and where the boundary of that window is, for the older matches when the window has too few.
         window: declared
           ? {
+              table: declared.table,
               boundary: sql.raw(
                 `(select ${declared.at}, id::text from ${declared.table} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
               ),
-              select: build(() => sql`true`, true),
-              titles: titled ? build((_title, vector) => titleWeight(vector), true) : null,
-              others: titled ? build((_title, vector) => notInTitle(vector), true) : null,
+              select: build(() => sql`true`, windowRows),
+              titles: titled ? build(inTitleWeight, windowRows) : null,
+              others: titled ? build((_title, vector) => notInTitle(vector), windowRows) : null,
+              // What the counts read (`counted`): the window, and its newest rows, a sample that says
+              // whether the window is worth counting in (`pastCapInWindow`).
+              count: build(() => sql`true`, windowRows, false),
+              titlesCount: titled ? build(inTitleWeight, windowRows, false) : null,
+              probe: build(() => sql`true`, Math.ceil(windowRows / PROBE_SHARE), false),
+              titlesProbe: titled ? build(inTitleWeight, Math.ceil(windowRows / PROBE_SHARE), false) : null,
             }
           : null,
       },
@@ -158,20 +171,18 @@ type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
 export function searchStatements(
   viewer: Searcher,
   input: SearchInput & { query: string },
-  { pastCap = new Set<string>(), windowRows = SEARCH_WINDOW }: { pastCap?: ReadonlySet<string>; windowRows?: number } = {},
+  {
+    pastCap = new Set<string>(),
+    windowRows = SEARCH_WINDOW,
+    windowMinRows = SEARCH_WINDOW_MIN_ROWS,
+  }: { pastCap?: ReadonlySet<string>; windowRows?: number; windowMinRows?: number } = {},
 ) {
   const { query, tab } = input
   const allowed = branches(query, viewer.id, windowRows).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
-    // A kind read through a window counts its title matches too (the same cap): the relevance page
-    // reads them through the window only when they are that many, through the title index otherwise
-    // (a word common in texts and rare in titles would otherwise look through the whole window).
     counts: sql.join(
-      allowed.flatMap(({ kind, select, byTitle, window }) => [
-        capped(kind, select),
-        ...(byTitle && window ? [capped(titlesOf(kind), byTitle.titles)] : []),
-      ]),
+      allowed.map((branch) => counted(branch, windowMinRows)),
       sql` union all `,
     ),
     page: shown.length ? pageOf(shown, query, input, pastCap) : null,
@@ -182,22 +193,79 @@ const TITLES = ' titles'
 /** The name in the counts of a kind's title matches. */
 export const titlesOf = (kind: Kind) => `${kind}${TITLES}`
 
+/** A select's rows counted up to `limit`: one past the cap by default, 'más de 1.000' is all a tab says beyond it. */
+const countOf = (select: SQL, limit = SEARCH_CAP + 1) =>
+  sql`(select count(*)::int from (select 1 from (${select}) as matched limit ${limit}) as capped)`
+
+/**
+ * Matches past the cap within a window, found without the search index (decisions/0031): only when
+ * its newest rows (PROBE_SHARE) hold half the matches a word that fills the cap there would hold (a
+ * rarer word's window would be read whole for nothing), and then counted in the window up to the cap.
+ */
+const pastCapInWindow = (probe: SQL, inWindow: SQL) =>
+  sql`${countOf(probe, PROBE_MATCHES)} = ${PROBE_MATCHES} and ${countOf(inWindow)} > ${SEARCH_CAP}`
+/** The window's newest 1/64th, where a word that fills the cap in the window has 16 matches: half of them let the window be counted. */
+const PROBE_SHARE = 64
+const PROBE_MATCHES = Math.ceil((SEARCH_CAP + 1) / PROBE_SHARE / 2)
+const name = (kind: string) => sql.raw(`'${kind}'::text`)
+
 /** A kind's matches counted one past the cap: 'más de 1.000' is all a tab says beyond it. */
-const capped = (name: string, select: SQL) =>
-  sql`select ${sql.raw(`'${name}'::text`)} as kind, count(*)::int as n from (select 1 from (${select}) as matched limit ${SEARCH_CAP + 1}) as capped`
+const capped = (kind: string, select: SQL) => sql`select ${name(kind)} as kind, ${countOf(select)} as n`
+
+/**
+ * The planner's estimate of a table's rows (-1 before its first ANALYZE: small), read in the statement
+ * (an initplan) so that a gate on it runs before the parts it gates.
+ */
+const estimatedRows = (table: string) => sql.raw(`(select reltuples from pg_class where oid = '${table}'::regclass)`)
+
+/**
+ * The rows from which a table's counts read its window (decisions/0031): below them its search index
+ * is cheaper (×1 13 ms through it, 24 ms through the window; ×10 33 ms, 40–46 ms), above them the
+ * window wins (×100, 1,000,000 posts: 280 ms → 40 ms). 32 windows: a kind must be this large before a
+ * word common enough to fill the cap in its window costs more through its index than the window does.
+ */
+export const SEARCH_WINDOW_MIN_ROWS = 32 * SEARCH_WINDOW
+
+/**
+ * A kind's count, one past the cap at most, and for a kind with a title its title matches'.
+ * A table below `windowMinRows` counts both through its indexes, as any kind without a window does.
+ * Above it, a GIN index having only bitmap scans (which list every match before a limit applies),
+ * a kind reads its search index only when its window (the table's newest rows, through the date
+ * index) does not already hold more than the cap, and its titles only as 'past the cap or not', which
+ * is all the page asks; each part runs only when the one before it leaves the answer open (CASE
+ * evaluates its subqueries when reached). Titles past the cap outside the window are read through
+ * the title index anyway. The gate is a one-time filter: the side it closes is never run.
+ */
+function counted({ kind, select, byTitle, window }: Branch, windowMinRows: number) {
+  const exact = [capped(kind, select), ...(byTitle && window ? [capped(titlesOf(kind), byTitle.titles)] : [])]
+  if (!window) return sql.join(exact, sql` union all `)
+  const large = sql`${estimatedRows(window.table)} >= ${windowMinRows}`
+  const n = sql`case when ${pastCapInWindow(window.probe, window.count)} then ${SEARCH_CAP + 1} else ${countOf(select)} end`
+  const titles =
+    window.titlesCount && window.titlesProbe
+      ? sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titlesCount)} then ${SEARCH_CAP + 1} else 0 end`
+      : null
+  // `offset 0` keeps the count one subquery, evaluated once for both rows.
+  const windowed = titles
+    ? sql`select kinds.kind, kinds.n from (select ${n} as n offset 0) as counted
+    cross join lateral (values (${name(kind)}, counted.n), (${name(titlesOf(kind))}, ${titles})) as kinds (kind, n)`
+    : sql`select ${name(kind)} as kind, ${n} as n`
+  return sql`select * from (${sql.join(exact, sql` union all `)}) as exact where not ${large}
+    union all select * from (${windowed}) as windowed where ${large}`
+}
 
 /** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
-export async function search(viewer: Searcher, input: SearchInput) {
+export async function search(viewer: Searcher, input: SearchInput, sizes: { windowRows?: number; windowMinRows?: number } = {}) {
   const counts = Object.fromEntries(Object.keys(SEARCH_TABS).map((tab) => [tab, 0])) as Record<SearchTab, number>
   const query = cleanQuery(input.query)
   if (!query) return { query, counts, hits: [] as SearchHit[], pageCount: 1 }
   const db = getDb()
   // The counts first: they tell which kinds are past the cap, whose page reads their newest rows
   // instead of sorting every match (the planner cannot tell; decisions/0031). Still two statements.
-  const countRows = await db.execute(searchStatements(viewer, { ...input, query }).counts)
+  const countRows = await db.execute(searchStatements(viewer, { ...input, query }, sizes).counts)
   const kindCounts = countRows.rows as Array<{ kind: string; n: number }>
   const pastCap = new Set(kindCounts.filter((row) => row.n > SEARCH_CAP).map((row) => row.kind))
-  const { page } = searchStatements(viewer, { ...input, query }, { pastCap })
+  const { page } = searchStatements(viewer, { ...input, query }, { ...sizes, pastCap })
   const hitRows = page ? await db.execute(page) : null
   for (const row of kindCounts) {
     if (row.kind.endsWith(TITLES)) continue
@@ -242,6 +310,14 @@ interface HitRow {
 const newest = (select: SQL, limit: number) =>
   sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) order by at desc, id desc limit ${limit})`
 
+/**
+ * Every match of a kind the counts found within the cap, read
+ * as a whole before its newest are taken: `offset 0` keeps the outer limit from reaching the plan,
+ * which would otherwise read the date index backwards when it overestimates the matches (a word in
+ * no comment at ×100, estimated in 15,000: the 3,000,000 comments read, 2.3 s).
+ */
+const everyMatch = (select: SQL) => sql`${select} offset 0`
+
 /** A branch's matches older than its window, newest first: what a kind past the cap reads after its window. */
 const olderThan = (select: SQL, boundary: SQL, limit: number) =>
   sql`(select * from (${select}) as matched (${sql.raw(COLUMNS)}) where (at, id) < ${boundary} order by at desc, id desc limit ${limit})`
@@ -262,13 +338,15 @@ const windowed = (inWindow: SQL, older: SQL, boundary: SQL, limit: number) =>
  */
 function candidates(branch: Branch, input: SearchInput, needed: number, pastCap: ReadonlySet<string>) {
   const window = pastCap.has(branch.kind) ? branch.window : null
+  // Within the cap, every match is read and sorted (at most SEARCH_CAP); past it without a window, the planner chooses.
+  const all = (select: SQL) => (pastCap.has(branch.kind) ? select : everyMatch(select))
   const limit = input.order === 'recientes' ? Math.min(needed, SEARCH_CAP) : SEARCH_CAP
   if (input.order === 'recientes' || !branch.byTitle) {
-    return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(branch.select, limit)
+    return window ? windowed(window.select, branch.select, window.boundary, limit) : newest(all(branch.select), limit)
   }
   const { titles, others } = branch.byTitle
-  const pass = (all: SQL, inWindow: SQL | null | undefined) =>
-    window && inWindow ? windowed(inWindow, all, window.boundary, SEARCH_CAP) : newest(all, SEARCH_CAP)
+  const pass = (every: SQL, inWindow: SQL | null | undefined) =>
+    window && inWindow ? windowed(inWindow, every, window.boundary, SEARCH_CAP) : newest(all(every), SEARCH_CAP)
   const titlesInWindow = pastCap.has(titlesOf(branch.kind)) ? window?.titles : null
   return sql`(select * from (${pass(titles, titlesInWindow)} union all ${pass(others, window?.others)}) as titles_first limit ${SEARCH_CAP})`
 }
