@@ -35,7 +35,16 @@ export function windowOf(period: Period, now = new Date()) {
   const fromDay = periodStartDay < weeks[0]! ? periodStartDay : weeks[0]!
   // ISO strings: the driver passes them as text and PostgreSQL reads them as the column's timestamptz.
   const instant = (day: string) => fromWallTime(`${day}T00:00`, DEFAULT_TIME_ZONE)!.toISOString()
-  return { period, now: now.toISOString(), today, periodStartDay, periodStart: instant(periodStartDay), weeks, fromDay, from: instant(fromDay) }
+  return {
+    period,
+    now: now.toISOString(),
+    today,
+    periodStartDay,
+    periodStart: instant(periodStartDay),
+    weeks,
+    fromDay,
+    from: instant(fromDay),
+  }
 }
 
 type Window = ReturnType<typeof windowOf>
@@ -317,7 +326,10 @@ export async function loadDashboard(period: Period, now = new Date()): Promise<D
       views: seriesOf(daysOf('views'), w),
       registrations: seriesOf(daysOf('registrations'), w),
     },
-    content: { ...content, topPosts: content.topPosts ?? (await one<Pick<Dashboard['content'], 'topPosts'>>(commentedPostsQuery(w))).topPosts },
+    content: {
+      ...content,
+      topPosts: content.topPosts ?? (await one<Pick<Dashboard['content'], 'topPosts'>>(commentedPostsQuery(w))).topPosts,
+    },
     health: { ...health, lastDigest: health.lastDigest ? new Date(health.lastDigest).toISOString() : null },
   }
 }

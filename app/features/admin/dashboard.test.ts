@@ -2,7 +2,15 @@ import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { getDb } from '~/platform/db/client.server'
 import { type PlanNode, plansOf, useTestDatabase } from '../../../tests/setup/database'
-import { activityQuery, commentedPostsQuery, contentQuery, healthQuery, loadDashboard, moveCommentWindows, windowOf } from './dashboard.server'
+import {
+  activityQuery,
+  commentedPostsQuery,
+  contentQuery,
+  healthQuery,
+  loadDashboard,
+  moveCommentWindows,
+  windowOf,
+} from './dashboard.server'
 
 useTestDatabase()
 
