@@ -72,11 +72,13 @@ export interface SearchTerms {
   byTitle: (title: SQL, vector: SQL) => SQL
   /**
    * The kind's table in its FROM (`table` its name, `at` the date column the branch gives as `at`,
-   * with a btree index on it). A kind of more than SEARCH_CAP matches reads its newest candidates
-   * from the table's newest rows through that index, then its older matches (decisions/0031); a
-   * kind whose branch does not use it is always read through its search index.
+   * `where` a condition on the table's own columns that every row the branch gives meets, with a
+   * btree index on (`where`'s column, `at`, id) or (`at`, id)). A kind of more than SEARCH_CAP
+   * matches reads its newest candidates from the table's newest rows through that index, then its
+   * older matches (decisions/0031); a kind whose branch does not use it is always read through its
+   * search index.
    */
-  from: (table: string, at: string) => SQL
+  from: (table: string, at: string, where?: string) => SQL
 }
 
 let entries: readonly ConsoleEntry[] = []

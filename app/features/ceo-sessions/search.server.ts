@@ -13,9 +13,11 @@ export const ceoSessionsSearch: Searchable[] = [
   {
     kind: 'session',
     // Spec 001 §4: a session is shown once published, never while its video is processing.
-    branch: ({ tsquery, rank, exact, byTitle }) =>
+    // Its window is the newest published sessions, through the library's index (publication_status, session_date, id).
+    branch: ({ tsquery, rank, exact, byTitle, from }) =>
       sql`select 'session', s.id::text, s.title, s.summary || ' ' || s.description, null, s.ceo_name || ' · ' || s.ceo_company,
         s.session_date, ${rank(sql`s.search_vector`)}, ${exact(sql`s.title`)}, null
-      from ceo_sessions s where s.search_vector @@ ${tsquery} and s.publication_status = 'published' and ${byTitle(sql`s.title`, sql`s.search_vector`)}`,
+      from ${from('ceo_sessions', 'session_date', "publication_status = 'published'")} s
+      where s.search_vector @@ ${tsquery} and s.publication_status = 'published' and ${byTitle(sql`s.title`, sql`s.search_vector`)}`,
   },
 ]

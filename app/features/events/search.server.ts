@@ -5,8 +5,8 @@ import type { Searchable } from '~/platform/parts.server'
 export const eventsSearch: Searchable[] = [
   {
     kind: 'event',
-    branch: ({ tsquery, rank, exact, byTitle }) =>
+    branch: ({ tsquery, rank, exact, byTitle, from }) =>
       sql`select 'event', e.id::text, e.title, e.description, null, e.location, e.event_date, ${rank(sql`e.search_vector`)}, ${exact(sql`e.title`)}, null
-      from events e where e.search_vector @@ ${tsquery} and ${byTitle(sql`e.title`, sql`e.search_vector`)}`,
+      from ${from('events', 'event_date')} e where e.search_vector @@ ${tsquery} and ${byTitle(sql`e.title`, sql`e.search_vector`)}`,
   },
 ]

@@ -88,18 +88,18 @@ function branches(query: string, viewerId: string, windowRows: number) {
   // the id out spares sorting each row after the index (an incremental sort, a third of the time).
   const newestRows =
     (rows: number, byId = true) =>
-    (name: string, at: string) =>
-      sql.raw(`(select * from ${name} order by ${at} desc${byId ? ', id desc' : ''} limit ${rows})`)
+    (name: string, at: string, where?: string) =>
+      sql.raw(`(select * from ${name}${where ? ` where ${where}` : ''} order by ${at} desc${byId ? ', id desc' : ''} limit ${rows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
-    let source: { table: string; at: string } | null = null
+    let source: { table: string; at: string; where?: string } | null = null
     const select = branch({
       ...terms,
       byTitle: () => ((titled = true), sql`true`),
-      from: (name, at) => ((source = { table: name, at }), table(name)),
+      from: (name, at, where) => ((source = { table: name, at, where }), table(name)),
     })
     if (!select) return []
-    const declared = source as { table: string; at: string } | null
+    const declared = source as { table: string; at: string; where?: string } | null
     const build = (byTitle: SearchTerms['byTitle'], rows?: number, byId?: boolean) =>
       branch({ ...terms, byTitle, from: rows ? newestRows(rows, byId) : table })!
     const inTitleWeight: SearchTerms['byTitle'] = (_title, vector) => titleWeight(vector)
@@ -118,9 +118,8 @@ function branches(query: string, viewerId: string, windowRows: number) {
         // and where the boundary of that window is, for the older matches when the window has too few.
         window: declared
           ? {
-              table: declared.table,
               boundary: sql.raw(
-                `(select ${declared.at}, id::text from ${declared.table} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
+                `(select ${declared.at}, id::text from ${declared.table}${declared.where ? ` where ${declared.where}` : ''} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
               ),
               select: build(() => sql`true`, windowRows),
               titles: titled ? build(inTitleWeight, windowRows) : null,
@@ -171,20 +170,13 @@ type Searcher = Pick<Viewer, 'id' | 'hasAccess'>
 export function searchStatements(
   viewer: Searcher,
   input: SearchInput & { query: string },
-  {
-    pastCap = new Set<string>(),
-    windowRows = SEARCH_WINDOW,
-    windowMinRows = SEARCH_WINDOW_MIN_ROWS,
-  }: { pastCap?: ReadonlySet<string>; windowRows?: number; windowMinRows?: number } = {},
+  { pastCap = new Set<string>(), windowRows = SEARCH_WINDOW }: { pastCap?: ReadonlySet<string>; windowRows?: number } = {},
 ) {
   const { query, tab } = input
   const allowed = branches(query, viewer.id, windowRows).filter((branch) => viewer.hasAccess || branch.open)
   const shown = tab === 'todo' ? allowed : allowed.filter((branch) => TAB_KINDS[tab].includes(branch.kind))
   return {
-    counts: sql.join(
-      allowed.map((branch) => counted(branch, windowMinRows)),
-      sql` union all `,
-    ),
+    counts: sql.join(allowed.map(counted), sql` union all `),
     page: shown.length ? pageOf(shown, query, input, pastCap) : null,
   }
 }
@@ -193,7 +185,7 @@ const TITLES = ' titles'
 /** The name in the counts of a kind's title matches. */
 export const titlesOf = (kind: Kind) => `${kind}${TITLES}`
 
-/** A select's rows counted up to `limit`: one past the cap by default, 'más de 1.000' is all a tab says beyond it. */
+/** A select's rows counted up to `limit`: one past the cap by default, 'más de 100' is all a tab says beyond it. */
 const countOf = (select: SQL, limit = SEARCH_CAP + 1) =>
   sql`(select count(*)::int from (select 1 from (${select}) as matched limit ${limit}) as capped)`
 
@@ -204,58 +196,35 @@ const countOf = (select: SQL, limit = SEARCH_CAP + 1) =>
  */
 const pastCapInWindow = (probe: SQL, inWindow: SQL) =>
   sql`${countOf(probe, PROBE_MATCHES)} = ${PROBE_MATCHES} and ${countOf(inWindow)} > ${SEARCH_CAP}`
-/** The window's newest 1/64th, where a word that fills the cap in the window has 16 matches: half of them let the window be counted. */
-const PROBE_SHARE = 64
+/** The window's newest 1/16th, where a word that fills the cap in the window has 6 or 7 matches: half of them let the window be counted. */
+const PROBE_SHARE = 16
 const PROBE_MATCHES = Math.ceil((SEARCH_CAP + 1) / PROBE_SHARE / 2)
 const name = (kind: string) => sql.raw(`'${kind}'::text`)
 
-/** A kind's matches counted one past the cap: 'más de 1.000' is all a tab says beyond it. */
+/** A kind's matches counted one past the cap: 'más de 100' is all a tab says beyond it. */
 const capped = (kind: string, select: SQL) => sql`select ${name(kind)} as kind, ${countOf(select)} as n`
 
 /**
- * The planner's estimate of a table's rows (-1 before its first ANALYZE: small), read in the statement
- * (an initplan) so that a gate on it runs before the parts it gates.
- */
-const estimatedRows = (table: string) => sql.raw(`(select reltuples from pg_class where oid = '${table}'::regclass)`)
-
-/**
- * The rows from which a table's counts read its window (decisions/0031): below them its search index
- * is cheaper (×1 13 ms through it, 24 ms through the window; ×10 33 ms, 40–46 ms), above them the
- * window wins (×100, 1,000,000 posts: 280 ms → 40 ms). 32 windows: a kind must be this large before a
- * word common enough to fill the cap in its window costs more through its index than the window does.
- */
-export const SEARCH_WINDOW_MIN_ROWS = 32 * SEARCH_WINDOW
-
-/**
  * A kind's count, one past the cap at most, and for a kind with a title its title matches'.
- * A table below `windowMinRows` counts both through its indexes, as any kind without a window does.
- * Above it, a GIN index having only bitmap scans (which list every match before a limit applies),
- * a kind reads its search index only when its window (the table's newest rows, through the date
+ * A GIN index has only bitmap scans, which list every match before a limit applies, so a kind with
+ * a window reads its search index only when its window (the table's newest rows, through the date
  * index) does not already hold more than the cap, and its titles only as 'past the cap or not', which
  * is all the page asks; each part runs only when the one before it leaves the answer open (CASE
  * evaluates its subqueries when reached). Titles past the cap outside the window are read through
- * the title index anyway. The gate is a one-time filter: the side it closes is never run.
+ * the title index anyway. A kind without a window counts through its indexes.
  */
-function counted({ kind, select, byTitle, window }: Branch, windowMinRows: number) {
-  const exact = [capped(kind, select), ...(byTitle && window ? [capped(titlesOf(kind), byTitle.titles)] : [])]
-  if (!window) return sql.join(exact, sql` union all `)
-  const large = sql`${estimatedRows(window.table)} >= ${windowMinRows}`
+function counted({ kind, select, window }: Branch) {
+  if (!window) return capped(kind, select)
   const n = sql`case when ${pastCapInWindow(window.probe, window.count)} then ${SEARCH_CAP + 1} else ${countOf(select)} end`
-  const titles =
-    window.titlesCount && window.titlesProbe
-      ? sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titlesCount)} then ${SEARCH_CAP + 1} else 0 end`
-      : null
+  if (!window.titlesCount || !window.titlesProbe) return sql`select ${name(kind)} as kind, ${n} as n`
+  const titles = sql`case when counted.n > ${SEARCH_CAP} and ${pastCapInWindow(window.titlesProbe, window.titlesCount)} then ${SEARCH_CAP + 1} else 0 end`
   // `offset 0` keeps the count one subquery, evaluated once for both rows.
-  const windowed = titles
-    ? sql`select kinds.kind, kinds.n from (select ${n} as n offset 0) as counted
+  return sql`select kinds.kind, kinds.n from (select ${n} as n offset 0) as counted
     cross join lateral (values (${name(kind)}, counted.n), (${name(titlesOf(kind))}, ${titles})) as kinds (kind, n)`
-    : sql`select ${name(kind)} as kind, ${n} as n`
-  return sql`select * from (${sql.join(exact, sql` union all `)}) as exact where not ${large}
-    union all select * from (${windowed}) as windowed where ${large}`
 }
 
 /** The counts per tab and one page of the open tab's rows, or nothing for an empty query. */
-export async function search(viewer: Searcher, input: SearchInput, sizes: { windowRows?: number; windowMinRows?: number } = {}) {
+export async function search(viewer: Searcher, input: SearchInput, sizes: { windowRows?: number } = {}) {
   const counts = Object.fromEntries(Object.keys(SEARCH_TABS).map((tab) => [tab, 0])) as Record<SearchTab, number>
   const query = cleanQuery(input.query)
   if (!query) return { query, counts, hits: [] as SearchHit[], pageCount: 1 }
@@ -286,7 +255,7 @@ export async function search(viewer: Searcher, input: SearchInput, sizes: { wind
     // Past the cap a count is only 'more than' (a kind stops counting at SEARCH_CAP + 1).
     counts,
     hits: ((hitRows?.rows ?? []) as unknown as HitRow[]).map(toHit),
-    // The pages go as far as the cap: the first thousand results of the open tab.
+    // The pages go as far as the cap: the first hundred results of the open tab.
     pageCount: Math.max(1, Math.ceil(Math.min(shownCount, SEARCH_CAP) / SEARCH_PAGE_SIZE)),
   }
 }

@@ -17,17 +17,17 @@ export type SearchOrder = keyof typeof SEARCH_ORDERS
 /**
  * The most matches a search reads of each kind (issue 38): counting stops one past it and the page
  * orders at most this many per kind, so a common word costs the same at 10,000 posts as at a
- * million. A thousand is more than anyone pages through (a hundred pages of ten); past it a tab
- * says so, and adding a word narrows the search (decisions/0031).
+ * million. A hundred is ten pages of ten, more than a member reads before adding a word; past it a
+ * tab says so (decisions/0031: a thousand cost a common word twice as much at ×10 as at ×1).
  */
-export const SEARCH_CAP = 1_000
-/** A tab's count past the cap, in the tab's parentheses: 'Posts (más de 1.000)'. */
-export const CAPPED_COUNT = 'más de 1.000'
+export const SEARCH_CAP = 100
+/** A tab's count past the cap, in the tab's parentheses: 'Posts (más de 100)'. */
+export const CAPPED_COUNT = 'más de 100'
 /** Said above the results when the open tab is past the cap: what the order looked at. */
 export const CAPPED_NOTE: Record<SearchOrder, string> = {
   relevancia:
-    'Hay más de 1.000 resultados: se ordenan por relevancia los que lo dicen en el título y los más recientes. Añade palabras para afinar la búsqueda.',
-  recientes: 'Hay más de 1.000 resultados: se muestran los 1.000 más recientes. Añade palabras para afinar la búsqueda.',
+    'Hay más de 100 resultados: se ordenan por relevancia los que lo dicen en el título y los más recientes. Añade palabras para afinar la búsqueda.',
+  recientes: 'Hay más de 100 resultados: se muestran los 100 más recientes. Añade palabras para afinar la búsqueda.',
 }
 
 export type SearchKind = 'post' | 'comment' | 'session_comment' | 'session' | 'event' | 'member'
