@@ -1056,7 +1056,7 @@ try {
   if (TAKE_GUARDS) {
     const load = results.map((result) => Math.max(...result.scenarios.map((scenario) => scenario.loadAverage1m)))
     const note =
-      `Guards: median of ${TAKE_GUARDS} runs per engine at ×1 (${SECONDS} s per scenario), floor × 0.8, p99 × 1.2, ` +
+      `Guards: median of ${TAKE_GUARDS} runs per engine at ×1 for ${engines.join(' and ')} (${SECONDS} s per scenario), floor × 0.8, p99 × 1.2, ` +
       `commit ${commit}, ${new Date().toISOString().slice(0, 16)}Z; highest load average during the runs ${Math.max(...load)} ` +
       `on ${os.cpus().length} cores${Math.max(...load) > os.cpus().length / 2 ? ': the machine was busy, re-take them on an idle one' : ''}.`
     budgetsFile.guardsNote = PAGES ? `${budgetsFile.guardsNote} Re-taken for ${PAGES.join(', ')}: ${note}` : note
