@@ -26,9 +26,20 @@ export function UpdatePaymentButton() {
   )
 }
 
-export function KeepButton({ subscriptionId }: { subscriptionId: string }) {
-  const fetcher = useFetcher<Result>()
+/**
+ * 'Mantener mi membresía' removes the notice that holds its button: its fetcher is keyed so that the
+ * toast is told by `useKeepToast`, called where the page stays (the banner, /perfil's notices), not
+ * by the button, which the revalidated page may drop before it renders the action's answer.
+ */
+const KEEP_FETCHER = 'keep-membership'
+
+export function useKeepToast() {
+  const fetcher = useFetcher<Result>({ key: KEEP_FETCHER })
   useResultToast(fetcher.state, fetcher.data)
+}
+
+export function KeepButton({ subscriptionId }: { subscriptionId: string }) {
+  const fetcher = useFetcher<Result>({ key: KEEP_FETCHER })
   return (
     <fetcher.Form method="post" action="/billing/membresia">
       <input type="hidden" name="intent" value="keep-membership" />
@@ -45,6 +56,7 @@ export function KeepButton({ subscriptionId }: { subscriptionId: string }) {
  * period's end (with 'Mantener mi membresía'). A region with a name, so a screen reader can go to it.
  */
 export function MembershipBanner({ membership }: { membership: MembershipView | null }) {
+  useKeepToast()
   if (!membership?.paymentFailed && !membership?.ending) return null
   return (
     <section aria-label="Tu membresía" className="grid gap-2">

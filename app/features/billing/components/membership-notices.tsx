@@ -6,10 +6,11 @@ import { Button } from '~/ui/button'
 import { Label } from '~/ui/label'
 import { useResultToast } from '~/ui/toast'
 import { CANCEL_REASONS, MEMBERSHIP_LIMITS, MEMBERSHIP_MESSAGES } from '../limits'
-import { KeepButton, type MembershipView, UpdatePaymentButton } from './membership-banner'
+import { KeepButton, type MembershipView, UpdatePaymentButton, useKeepToast } from './membership-banner'
 
 /** /perfil's part of the membership: the same notices, the pause, and the optional question why. */
 export function MembershipNotices({ membership }: { membership: MembershipView | null }) {
+  useKeepToast()
   if (!membership) return null
   const { paymentFailed, ending, paused } = membership
   if (!paymentFailed && !ending && !paused) return null
