@@ -55,6 +55,9 @@ const COLUMNS = 'kind, id, title, body, author_id, speaker, at, rank, exact, par
  */
 export const SEARCH_WINDOW = 16 * SEARCH_CAP
 
+/** A window's table and the condition its feature declared (`from`): the rows whose newest it reads. */
+const rowsOf = (table: string, where?: string) => `${table}${where ? ` where ${where}` : ''}`
+
 /**
  * Each kind the features declare (their `search` part): the rows this viewer may see that match,
  * with the same columns, so the kinds stack in one UNION ALL, in the order of the parts. `exact`
@@ -89,7 +92,7 @@ function branches(query: string, viewerId: string, windowRows: number) {
   const newestRows =
     (rows: number, byId = true) =>
     (name: string, at: string, where?: string) =>
-      sql.raw(`(select * from ${name}${where ? ` where ${where}` : ''} order by ${at} desc${byId ? ', id desc' : ''} limit ${rows})`)
+      sql.raw(`(select * from ${rowsOf(name, where)} order by ${at} desc${byId ? ', id desc' : ''} limit ${rows})`)
   return searchableKinds().flatMap(({ kind, open, branch }) => {
     let titled = false
     let source: { table: string; at: string; where?: string } | null = null
@@ -119,7 +122,7 @@ function branches(query: string, viewerId: string, windowRows: number) {
         window: declared
           ? {
               boundary: sql.raw(
-                `(select ${declared.at}, id::text from ${declared.table}${declared.where ? ` where ${declared.where}` : ''} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
+                `(select ${declared.at}, id::text from ${rowsOf(declared.table, declared.where)} order by ${declared.at} desc, id desc offset ${windowRows - 1} limit 1)`,
               ),
               select: build(() => sql`true`, windowRows),
               titles: titled ? build(inTitleWeight, windowRows) : null,
