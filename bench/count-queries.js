@@ -10,9 +10,11 @@
 //     PGlite: PGlite.prototype.query / exec, the query / exec of a transaction's handle, and the
 //             BEGIN and COMMIT that PGlite's transaction() sends itself (counted as 2, as on pg).
 //   A statement is counted for the request whose async context issued it, so background work
-//   (the mail worker's polling, LISTEN) is never counted.
+//   (the mail worker's polling, LISTEN) is never counted. The time the request waits on the
+//   database is summed too (`sqlMs`: while at least one of its statements is in flight, so
+//   loaders' statements run side by side count once): what of a page's latency is its SQL.
 // - A loopback HTTP server on BENCH_COUNTER_PORT answers GET /?id=<x-bench-id> with
-//   { count, statements: [first 160 characters of each statement] }.
+//   { count, sqlMs, statements: [first 160 characters of each statement] }.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import http from 'node:http'
 import { createRequire } from 'node:module'
@@ -38,6 +40,17 @@ function record(text) {
   )
 }
 
+/** The statement's promise, its time added to the request's `sqlMs` when it settles. */
+function timed(current, result) {
+  if (!current || current.paused || typeof result?.then !== 'function') return result
+  if (current.inFlight++ === 0) current.busySince = performance.now()
+  const settled = () => {
+    if (--current.inFlight === 0) current.sqlMs += performance.now() - current.busySince
+  }
+  result.then(settled, settled)
+  return result
+}
+
 function textOf(query) {
   return typeof query === 'string' ? query : query?.text
 }
@@ -47,7 +60,7 @@ const emit = http.Server.prototype.emit
 http.Server.prototype.emit = function (event, request, ...rest) {
   const id = event === 'request' ? request?.headers?.['x-bench-id'] : undefined
   if (!id) return emit.call(this, event, request, ...rest)
-  const current = { count: 0, statements: [] }
+  const current = { count: 0, statements: [], sqlMs: 0, inFlight: 0, busySince: 0 }
   records.set(String(id), current)
   if (records.size > MAX_RECORDS) records.delete(records.keys().next().value)
   return storage.run(current, () => emit.call(this, event, request, ...rest))
@@ -60,19 +73,22 @@ pg.Pool.prototype.query = function (query, ...rest) {
   const current = storage.getStore()
   if (!current) return poolQuery.call(this, query, ...rest)
   // The pool runs the statement on one of its clients: count it once, here.
-  return storage.run({ ...current, paused: true }, () => poolQuery.call(this, query, ...rest))
+  return timed(
+    current,
+    storage.run({ ...current, paused: true }, () => poolQuery.call(this, query, ...rest)),
+  )
 }
 const clientQuery = pg.Client.prototype.query
 pg.Client.prototype.query = function (query, ...rest) {
   record(textOf(query))
-  return clientQuery.call(this, query, ...rest)
+  return timed(storage.getStore(), clientQuery.call(this, query, ...rest))
 }
 
 // --- PGlite -----------------------------------------------------------------------------------
 function wrapHandle(handle) {
   const { query, exec } = handle
-  handle.query = (text, ...rest) => (record(text), query(text, ...rest))
-  handle.exec = (text, ...rest) => (record(text), exec(text, ...rest))
+  handle.query = (text, ...rest) => (record(text), timed(storage.getStore(), query(text, ...rest)))
+  handle.exec = (text, ...rest) => (record(text), timed(storage.getStore(), exec(text, ...rest)))
   return handle
 }
 const pgliteQuery = PGlite.prototype.query
@@ -81,13 +97,16 @@ PGlite.prototype.query = function (text, ...rest) {
   const current = storage.getStore()
   // `sql` and internal helpers call query(): count the outer call only.
   return current
-    ? storage.run({ ...current, paused: true }, () => pgliteQuery.call(this, text, ...rest))
+    ? timed(
+        current,
+        storage.run({ ...current, paused: true }, () => pgliteQuery.call(this, text, ...rest)),
+      )
     : pgliteQuery.call(this, text, ...rest)
 }
 const pgliteExec = PGlite.prototype.exec
 PGlite.prototype.exec = function (text, ...rest) {
   record(text)
-  return pgliteExec.call(this, text, ...rest)
+  return timed(storage.getStore(), pgliteExec.call(this, text, ...rest))
 }
 const pgliteTransaction = PGlite.prototype.transaction
 PGlite.prototype.transaction = function (callback, ...rest) {
@@ -121,7 +140,11 @@ if (port) {
     const id = url.searchParams.get('id') ?? ''
     const found = records.get(id)
     response.writeHead(found ? 200 : 404, { 'Content-Type': 'application/json' })
-    response.end(JSON.stringify(found ? { count: found.count, statements: found.statements } : { error: 'unknown id' }))
+    response.end(
+      JSON.stringify(
+        found ? { count: found.count, sqlMs: Math.round(found.sqlMs * 10) / 10, statements: found.statements } : { error: 'unknown id' },
+      ),
+    )
   })
   server.listen(port, '127.0.0.1')
   server.unref()

@@ -462,8 +462,8 @@ async function countStatements(pagePath, cookie, headers = {}) {
 async function statementsOf(id) {
   const counter = await get(`http://${HOST}:${COUNTER_PORT}/?id=${id}`)
   if (counter.status !== 200) return null
-  const { count, statements } = JSON.parse(counter.body.toString('utf8'))
-  return { count, statements }
+  const { count, sqlMs, statements } = JSON.parse(counter.body.toString('utf8'))
+  return { count, sqlMs, statements }
 }
 
 /** The server's memory by kind (MiB), from the preloaded counter (bench/count-queries.js). */
@@ -686,12 +686,16 @@ async function benchEngine(engine, scale) {
     const status = check.status ?? 200
     if (first.status !== status || second.status !== status)
       throw new Error(`${check.path} answered ${second.status} while counting queries`)
+    // The time the request waited on the database, median of five (the second request and four more).
+    const waits = [second.sqlMs]
+    for (let run = 0; run < 4; run++) waits.push((await countStatements(check.path, cookieOf(check), check.headers)).sqlMs)
     queries.push({
       name: check.name,
       path: check.path,
       postsShown: check.document ? postsShown(second.body) : (check.shown ?? null),
       ...(check.sessions ? { sessionsShown: sessionsShown(second.body) } : {}),
       statements: second.count,
+      sqlMs: waits.sort((a, b) => a - b)[2],
       firstRequestStatements: first.count,
       statementTexts: second.statements,
     })
@@ -797,11 +801,13 @@ function printScenario(scenario) {
 
 function printQueries(queries) {
   console.log('\nSQL statements per request (counted in the server for one request; see bench/count-queries.js):')
-  console.log(`${'page'.padEnd(44)} ${'shown'.padStart(11)} ${'statements'.padStart(10)}`)
+  console.log(`${'page'.padEnd(44)} ${'shown'.padStart(11)} ${'statements'.padStart(10)} ${'SQL ms'.padStart(7)}`)
   for (const query of queries) {
     const unstable = query.firstRequestStatements !== query.statements ? `  (first request: ${query.firstRequestStatements})` : ''
     const shown = query.sessionsShown ?? query.postsShown ?? '-'
-    console.log(`${query.name.padEnd(44)} ${String(shown).padStart(11)} ${String(query.statements).padStart(10)}${unstable}`)
+    console.log(
+      `${query.name.padEnd(44)} ${String(shown).padStart(11)} ${String(query.statements).padStart(10)} ${String(query.sqlMs ?? '-').padStart(7)}${unstable}`,
+    )
     if (VERBOSE) for (const text of query.statementTexts) console.log(`      ${text}`)
   }
   const feed = queries.filter((query) => query.name.startsWith('/comunidad,') && query.postsShown > 0)
