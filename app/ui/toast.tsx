@@ -95,12 +95,14 @@ function ToastItem({ toast }: { toast: Toast }) {
  * Shows a fetcher's result once as a toast (docs/decisions/0012): a success's message if it
  * has one, a failure's always. `onSuccess` runs once per successful result, `onError` once per failure.
  */
+/** Results already told: one toast per result, however many components read it (a keyed fetcher's data). */
+const told = new WeakSet<object>()
+
 export function useResultToast<T extends object>(
   state: 'idle' | 'loading' | 'submitting',
   result: Result<T> | undefined,
   { onSuccess, onError }: { onSuccess?: (result: Extract<Result<T>, { ok: true }>) => void; onError?: () => void } = {},
 ) {
-  const handled = useRef<Result<T> | undefined>(undefined)
   const onSuccessRef = useRef(onSuccess)
   const onErrorRef = useRef(onError)
   useEffect(() => {
@@ -110,8 +112,8 @@ export function useResultToast<T extends object>(
   useEffect(() => {
     // Also while the page revalidates after the action: by the time it is idle again, the
     // element that posted (a deleted post) may be gone.
-    if (state === 'submitting' || !result || handled.current === result) return
-    handled.current = result
+    if (state === 'submitting' || !result || told.has(result)) return
+    told.add(result)
     if (result.ok) {
       if (result.message) showToast(result.message)
       onSuccessRef.current?.(result as Extract<Result<T>, { ok: true }>)
