@@ -377,8 +377,15 @@ async function onPostgres(statement) {
   }
 }
 
-function serverEnv(dataDir, databaseUrl) {
-  const env = { ...process.env, PORT: String(PORT), APP_URL: BASE_URL, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' }
+function serverEnv(dataDir, databaseUrl, port = PORT) {
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    APP_URL: `http://${HOST}:${port}`,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+  }
   // Nothing of the caller's configuration may send mail, payments or data elsewhere.
   for (const key of [
     'DATABASE_URL',
@@ -403,7 +410,8 @@ function serverEnv(dataDir, databaseUrl) {
   return env
 }
 
-async function startServer(env, logFile) {
+/** The server on `port`, its query counter on the next port. */
+async function startServer(env, logFile, port = PORT) {
   const log = openSync(logFile, 'a')
   const profiling = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   const child = spawn(
@@ -411,7 +419,7 @@ async function startServer(env, logFile) {
     [...profiling, ...MEMORY_FLAGS, '--expose-gc', '--import', pathToFileURL(path.join(root, 'bench/count-queries.js')).href, 'server.js'],
     {
       cwd: root,
-      env: { ...env, BENCH_COUNTER_PORT: String(COUNTER_PORT) },
+      env: { ...env, BENCH_COUNTER_PORT: String(port + 1) },
       stdio: ['ignore', log, log],
     },
   )
@@ -422,14 +430,14 @@ async function startServer(env, logFile) {
     if (child.exitCode !== null)
       throw new Error(`the server exited with code ${child.exitCode}; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`)
     try {
-      const response = await get(`${BASE_URL}/healthz`, { timeoutMs: 2000 })
+      const response = await get(`http://${HOST}:${port}/healthz`, { timeoutMs: 2000 })
       if (response.status === 200) return { child, stop }
     } catch {
       // not listening yet
     }
     await sleep(300)
   }
-  throw new Error(`the server did not answer ${BASE_URL}/healthz within ${START_TIMEOUT_MS / 1000} s`)
+  throw new Error(`the server did not answer http://${HOST}:${port}/healthz within ${START_TIMEOUT_MS / 1000} s`)
 }
 
 /** CPU time (user + system, seconds), resident memory and its peak (MiB) of a process, from /proc. */
@@ -484,8 +492,8 @@ function printMemory({ afterLoad, afterCollection }, peak) {
 }
 
 /** The signed address the video page gives its player, read from the page's data as the browser reads it. */
-async function videoSource(sessionId, cookie) {
-  const response = await fetch(`${BASE_URL}/video/${sessionId}.data?_routes=${encodeURIComponent(VIDEO_ROUTE)}`, {
+async function videoSource(base, sessionId, cookie) {
+  const response = await fetch(`${base}/video/${sessionId}.data?_routes=${encodeURIComponent(VIDEO_ROUTE)}`, {
     headers: { Cookie: cookie },
   })
   const src = (await readSingleFetch(response))?.[VIDEO_ROUTE]?.data?.player?.src
@@ -497,7 +505,7 @@ async function videoSource(sessionId, cookie) {
 
 // --- one engine ---------------------------------------------------------------------------------
 /** A fresh data folder and, on PostgreSQL, a fresh database (both removed by the cleanups); the server's environment. */
-async function freshStore(engine) {
+async function freshStore(engine, port = PORT) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-data-'))
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
   const logFile = path.join(dataDir, 'server.log')
@@ -520,10 +528,71 @@ async function freshStore(engine) {
     url.pathname = `/${name}`
     databaseUrl = url.toString()
   }
-  return { dataDir, logFile, env: serverEnv(dataDir, databaseUrl) }
+  return { dataDir, logFile, env: serverEnv(dataDir, databaseUrl, port) }
 }
 
-async function benchEngine(engine, scale) {
+/** The seeded viewer's and admin's sessions on the server at `base`, and the pages measured there. */
+async function signedInPages(base, seeded) {
+  const cookie = await signIn(base, seeded.viewer.email, seeded.viewer.password)
+  const adminCookie = await signIn(base, seeded.admin.email, seeded.admin.password)
+  const cookieOf = (target) => (target.anonymous ? undefined : target.asAdmin ? adminCookie : cookie)
+  // Signed links expire within the hour (and a quarter): the bench is over long before.
+  const videoSrc = await videoSource(base, seeded.sessions.withVideo, cookie)
+  const targets = [
+    ...TARGETS,
+    {
+      name: '/comunidad/publicaciones.data',
+      path: nextPosts(seeded.cursors.page2),
+      expect: (body) => body.includes('"next"') && body.includes('Reflexiones sobre'),
+    },
+    ...sessionTargets(seeded.sessions, videoSrc),
+    ...eventTargets(seeded.events),
+    ...notificationTargets(),
+    ...consoleTargets(seeded),
+    ...messageTargets(seeded),
+  ]
+  return { base, cookie, adminCookie, cookieOf, videoSrc, targets }
+}
+
+const PAIRED_PORT = PORT + 2
+const PAIRED_TURNS = 5
+
+/**
+ * Two runs minutes apart differ by what the machine did meanwhile as much as by the data: the same
+ * code has measured 1.5× at one time and 1.0× at the next. So a page over the line is measured
+ * again beside a ×1 server seeded now: each server in turn, one connection, PAIRED_TURNS times,
+ * and the median of each side's p50s compared. What the machine does falls on both sides alike;
+ * what the larger data set costs remains.
+ */
+async function pairedCheck(engine, scaled, names) {
+  console.log(`\nOver 1.5× the ×1 run: ${names.join(', ')}. Measured again beside a ×1 server, in turns:`)
+  const { logFile, env } = await freshStore(engine, PAIRED_PORT)
+  const seeded = await runSeed({ ...env, BENCH_SCALE: '1' }, logFile, (child) =>
+    cleanups.push(async () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')),
+  )
+  const server = await startServer(env, logFile, PAIRED_PORT)
+  const sides = [await signedInPages(`http://${HOST}:${PAIRED_PORT}`, seeded), scaled]
+  const figures = {}
+  for (const name of names) {
+    const loads = sides.map((side) => {
+      const target = side.targets.find((candidate) => candidate.name === name)
+      const headers = { ...target.headers, Cookie: side.cookieOf(target), 'Accept-Encoding': 'gzip' }
+      return (concurrency, seconds) =>
+        runLoad({ url: `${side.base}${target.path}`, headers, concurrency, durationMs: seconds * 1000, maxRequests: MAX_REQUESTS })
+    })
+    for (const load of loads) await load(10, WARMUP_SECONDS)
+    const p50s = [[], []]
+    for (let turn = 0; turn < PAIRED_TURNS; turn++)
+      for (const [index, load] of loads.entries()) p50s[index].push((await load(1, SECONDS)).p50Ms)
+    const [p50At1, p50AtScale] = p50s.map((values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)])
+    figures[name] = { p50At1, p50AtScale, turns: p50s }
+    console.log(`  ${name.padEnd(38)} p50 ${p50At1} ms at ×1, ${p50AtScale} ms here (${(p50AtScale / p50At1).toFixed(2)}×)`)
+  }
+  await server.stop()
+  return figures
+}
+
+async function benchEngine(engine, scale, reference = null) {
   const label = engine === 'postgres' ? 'PostgreSQL (127.0.0.1:5432)' : 'PGlite (embedded, single process)'
   console.log(`\n=== ${label}, ×${scale} ===`)
   const { dataDir, logFile, env } = await freshStore(engine)
@@ -560,24 +629,8 @@ async function benchEngine(engine, scale) {
   const startedAt = performance.now()
   const server = await startServer(env, logFile)
   console.log(`ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (pid ${server.child.pid})`)
-  const cookie = await signIn(BASE_URL, seeded.viewer.email, seeded.viewer.password)
-  const adminCookie = await signIn(BASE_URL, seeded.admin.email, seeded.admin.password)
-  const cookieOf = (target) => (target.anonymous ? undefined : target.asAdmin ? adminCookie : cookie)
-  // Signed links expire within the hour (and a quarter): the bench is over long before.
-  const videoSrc = await videoSource(seeded.sessions.withVideo, cookie)
-  const targets = [
-    ...TARGETS,
-    {
-      name: '/comunidad/publicaciones.data',
-      path: nextPosts(seeded.cursors.page2),
-      expect: (body) => body.includes('"next"') && body.includes('Reflexiones sobre'),
-    },
-    ...sessionTargets(seeded.sessions, videoSrc),
-    ...eventTargets(seeded.events),
-    ...notificationTargets(),
-    ...consoleTargets(seeded),
-    ...messageTargets(seeded),
-  ]
+  const measured = await signedInPages(BASE_URL, seeded)
+  const { adminCookie, cookieOf, videoSrc, targets } = measured
   endPhase('start')
 
   for (const target of targets) {
@@ -637,6 +690,20 @@ async function benchEngine(engine, scale) {
   }
 
   endPhase('load')
+  // A page slower than 1.5 × its ×1 run is measured again beside a ×1 server, in turns (ADR 0027).
+  const slow = reference
+    ? scenarios.filter(
+        (scenario) => scenario.concurrency === 1 && scenario.p50Ms > 1.5 * (reference.pages[scenario.name]?.p50At1 ?? Infinity),
+      )
+    : []
+  const paired = slow.length
+    ? await pairedCheck(
+        engine,
+        measured,
+        slow.map((scenario) => scenario.name),
+      )
+    : null
+  if (paired) endPhase('paired')
   // Statements per request, after the load (see the header).
   const byName = new Map(seeded.categories.map((category) => [category.name, category]))
   const feedPath = (params) => `/comunidad?${new URLSearchParams(params)}`
@@ -764,6 +831,7 @@ async function benchEngine(engine, scale) {
     serverPeakRssMiB: usage?.peakRssMiB ?? null,
     serverLogProblems: logProblems,
     profile,
+    paired,
   }
 }
 
@@ -992,7 +1060,7 @@ if (WORKERS) {
 const began = performance.now()
 let exitCode = 0
 try {
-  for (const port of [PORT, COUNTER_PORT]) {
+  for (const port of [PORT, COUNTER_PORT, PAIRED_PORT, PAIRED_PORT + 1]) {
     if (!(await portIsFree(port))) throw new Error(`port ${port} is in use on ${HOST}: stop what listens there first`)
   }
   ensureBuild()
@@ -1014,9 +1082,9 @@ try {
       'load generator on the same machine.',
   )
   const results = []
-  const run = async (engine, scale) => {
+  const run = async (engine, scale, reference = null) => {
     headerPrinted = false
-    const result = await benchEngine(engine, scale)
+    const result = await benchEngine(engine, scale, reference)
     await runCleanups()
     result.summary = summarize(result)
     results.push(result)
@@ -1055,7 +1123,7 @@ try {
       summaries.push(reference)
     } else summaries.push({ ...reference, kept: true })
     if (SCALE === 1) continue
-    const summary = await run(engine, SCALE)
+    const summary = await run(engine, SCALE, reference)
     summaries.push(summary)
     scaleFindings.push(...scaleProblems(summary, reference).map((problem) => `${engine}: ${problem}`))
   }
