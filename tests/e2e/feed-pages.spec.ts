@@ -54,10 +54,16 @@ test('the next posts come on reaching the end and with “Cargar más”; an app
   await post.getByLabel('Escribe un comentario').fill('Me pasó lo mismo el año pasado.')
   // The comment reloads the first page, then the appended ones ('cantidad'): a live count that
   // arrives before that second answer is replaced by the answer's older one, so Ana likes after it.
-  const appendedReloaded = page.waitForResponse((response) => /\/comunidad\/publicaciones\.data\?.*cantidad=/.test(response.url()))
+  // The like's own reload may still be on its way: the one waited for is sent after the comment's answer.
+  const commented = page.waitForResponse((response) => /add-comment/.test(response.request().postData() ?? ''))
+  const reloadsSent: number[] = []
+  page.on('response', (response) => {
+    if (/\/comunidad\/publicaciones\.data\?.*cantidad=/.test(response.url())) reloadsSent.push(response.request().timing().startTime)
+  })
   await post.getByRole('button', { name: 'Comentar', exact: true }).click()
+  const answered = await commented.then((response) => response.request().timing())
   await expectToast(page, 'Comentario añadido')
-  await appendedReloaded
+  await expect.poll(() => reloadsSent.some((sentAt) => sentAt > answered.startTime + answered.responseEnd)).toBe(true)
   await expect(post.getByRole('button', { name: '1 comentario', exact: true })).toBeVisible()
   await feedAction(ana.page, { intent: 'like-post', postId })
   await expect(post.getByRole('button', { name: '2 Quitar me gusta' })).toBeVisible({ timeout: 15_000 })
