@@ -550,6 +550,16 @@ describe('settings on every process', () => {
       await stopSettings()
     }
   })
+
+  test("a page's loaders asking at once share one read (each read builds its own object)", async () => {
+    await startSettings()
+    try {
+      const [first, ...others] = await Promise.all([getSettings(), getSettings(), getSettings()])
+      for (const other of others) expect(other).toBe(first)
+    } finally {
+      await stopSettings()
+    }
+  })
 })
 
 describe('audit log (/admin/registro)', () => {

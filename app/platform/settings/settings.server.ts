@@ -83,20 +83,36 @@ let kept: { value: Record<string, unknown>; until: number } | undefined
 let stopListening: (() => Promise<void>) | undefined
 
 export async function startSettings() {
-  stopListening = await getDatabase().listen('settings_changed', () => {
-    kept = undefined
-  })
+  stopListening = await getDatabase().listen('settings_changed', forget)
 }
 
 export async function stopSettings() {
   await stopListening?.()
   stopListening = undefined
+  forget()
+}
+
+/** After a change: the next caller reads again, and a read begun before it keeps nothing. */
+function forget() {
   kept = undefined
+  reading = undefined
+  generation++
 }
 
 /** Every declared setting's value, by key. */
 export async function getSettings(): Promise<Record<string, unknown>> {
   if (kept && kept.until > Date.now()) return kept.value
+  // A page's loaders ask at once: one read serves them all.
+  const read = (reading ??= readStored().finally(() => {
+    if (reading === read) reading = undefined
+  }))
+  return read
+}
+let reading: Promise<Record<string, unknown>> | undefined
+let generation = 0
+
+async function readStored() {
+  const readFor = generation
   if (declared.size === 0) throw new Error('No settings declared: app/parts.server.ts was not imported')
   const rows = await getDb().select({ key: appSettings.key, value: appSettings.value }).from(appSettings)
   const value = Object.fromEntries([...declared].map(([key, definition]) => [key, definition.default]))
@@ -106,7 +122,7 @@ export async function getSettings(): Promise<Record<string, unknown>> {
     if (parsed?.success) value[key] = parsed.data
     else if (parsed) logger.warn({ key }, 'Stored setting is not valid; its default applies')
   }
-  if (stopListening) kept = { value, until: Date.now() + TIME_TO_LIVE_MS }
+  if (stopListening && readFor === generation) kept = { value, until: Date.now() + TIME_TO_LIVE_MS }
   return value
 }
 
@@ -147,7 +163,7 @@ export async function saveSettings(next: Record<string, unknown>, actorUserId: s
       tx,
     )
   })
-  kept = undefined
+  forget()
   return changed
 }
 
