@@ -56,7 +56,8 @@ export function summarize(result) {
   return { engine: result.engine, scale: result.scale, pages, peakRssMiB }
 }
 
-const median = (values) => {
+/** The middle value (nulls left out), without reordering `values`. */
+export const median = (values) => {
   const sorted = values.filter((value) => value != null).sort((a, b) => a - b)
   return sorted.length ? sorted[Math.floor(sorted.length / 2)] : null
 }

@@ -57,6 +57,7 @@ import { get, runLoad } from '../bench/load.js'
 import {
   engineProblems,
   firstLoadProblems,
+  median,
   medianSummary,
   peakRss,
   printSummaries,
@@ -584,7 +585,7 @@ async function pairedCheck(engine, scaled, names) {
     const p50s = [[], []]
     for (let turn = 0; turn < PAIRED_TURNS; turn++)
       for (const [index, load] of loads.entries()) p50s[index].push((await load(1, SECONDS)).p50Ms)
-    const [p50At1, p50AtScale] = p50s.map((values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)])
+    const [p50At1, p50AtScale] = p50s.map(median)
     figures[name] = { p50At1, p50AtScale, turns: p50s }
     console.log(`  ${name.padEnd(38)} p50 ${p50At1} ms at ×1, ${p50AtScale} ms here (${(p50AtScale / p50At1).toFixed(2)}×)`)
   }
